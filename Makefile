@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# perf_events, reimplemented: the build and test rig.
+#
+#   make setup            install what the rig needs (Debian 12, root; idempotent)
+#   make run [ARCH=arm64] build our kernel, boot it, show perf_events working
+#   make shell [ARCH=..]  an interactive guest
+#   make check            both arches, every suite; last line "N passed, N failed, N skipped"
+#   make check REF=1      the same on upstream's perf_events in the same base tree
+#   make compare          upstream and ours, test by test
+#   make kernel           just build (ARCH=, REF=1, DEBUG=1)
+#   make abi-check        our uapi header against the base tree's, both arches
+#   make checkpatch       scripts/checkpatch.pl --strict on every file we own
+#
+# Options: ARCH=x86_64|arm64 (one arch; check and compare default to both),
+# REF=1 (upstream instead of ours), DEBUG=1 (lockdep, KASAN, kmemleak,
+# DEBUG_ATOMIC_SLEEP), ICOUNT=1 (QEMU -icount shift=0), KSRC=/path (a Linux
+# 6.12 tree to use instead of Debian's linux-source-6.12).
+
+ARCH ?=
+REF ?= 0
+DEBUG ?= 0
+VARIANT := $(if $(filter 1,$(REF)),ref,ours)
+ARCHES := $(if $(ARCH),$(ARCH),x86_64 arm64)
+ONE_ARCH := $(if $(ARCH),$(ARCH),x86_64)
+export KSRC ICOUNT TIMEOUT BUILD
+
+.PHONY: all setup kernel run shell check compare abi-check checkpatch bench clean help
+all: help
+help:
+	@sed -n '3,20s/^# \{0,1\}//p' Makefile
+
+setup:
+	@rig/setup.sh
+
+kernel:
+	@rig/build-kernel.sh $(VARIANT) $(ONE_ARCH) $(DEBUG)
+
+run shell: kernel
+	@rig/mkinitramfs.sh $(VARIANT) $(ONE_ARCH) $(DEBUG)
+	@rig/qemu.sh $(VARIANT) $(ONE_ARCH) $(DEBUG) $@
+
+check:
+	@rig/check.sh $(VARIANT) "$(ARCHES)" $(DEBUG)
+
+compare:
+	@rig/compare.sh "$(ARCHES)" $(DEBUG)
+
+abi-check:
+	@rig/abi-check-all.sh
+
+checkpatch:
+	@rig/checkpatch.sh
+
+bench:
+	@echo "make bench: not built yet (issue: event core)"; exit 1
+
+clean:
+	rm -rf build

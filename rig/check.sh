@@ -1,0 +1,62 @@
+#!/bin/bash
+# check.sh: build, boot and test one variant on one or more arches.
+#
+# Usage: rig/check.sh VARIANT "ARCHES" DEBUG [MODE]
+#
+# For each arch: build the kernel, build the initramfs, run the ABI check
+# (ours only: it compares our uapi header with the base tree's), boot the
+# guest, and turn its logs into build/VARIANT-ARCH/results.tsv. Prints how
+# long each stage took, one summary per arch, and a last line
+# "N passed, N failed, N skipped" over all arches. Exit status non-zero on
+# any failure, build failure, guest crash, hang or kernel splat.
+source "$(dirname "$0")/lib.sh"
+
+VARIANT=$1 ARCHES=$2 DEBUG=${3:-0} MODE=${4:-check}
+BASE=$(base_tree)
+log "base tree: $(base_describe "$BASE")"
+
+stage() { # name command...
+	local name=$1 t0=$SECONDS rc=0
+	shift
+	"$@" || rc=$?
+	printf '[rig] stage %-28s %4ds%s\n' "$name" $((SECONDS - t0)) \
+		"$([ $rc = 0 ] || echo "  (exit $rc)")" >&2
+	return $rc
+}
+
+summaries=()
+total_fail=0
+for ARCH in $ARCHES; do
+	arch_setup "$ARCH"
+	O=$(variant_dir "$VARIANT" "$ARCH" "$DEBUG")
+	mkdir -p "$O"
+	rm -f "$O/results.tsv" "$O/abi-tap.log"
+	if ! stage "kernel $VARIANT-$ARCH" "$RIG/build-kernel.sh" "$VARIANT" "$ARCH" "$DEBUG"; then
+		printf 'build/kernel\tfail\tthe kernel did not build\n' > "$O/results.tsv"
+		summaries+=("$VARIANT $ARCH: 0 passed, 1 failed, 0 skipped (kernel build failed)")
+		total_fail=1
+		continue
+	fi
+	stage "initramfs $VARIANT-$ARCH" "$RIG/mkinitramfs.sh" "$VARIANT" "$ARCH" "$DEBUG" || total_fail=1
+	if [ "$VARIANT" = ours ] && [ -x "$RIG/abi/abi-check.sh" ]; then
+		stage "abi-check $ARCH" "$RIG/abi/abi-check.sh" \
+			"$REPO/include/uapi/linux/perf_event.h" \
+			"$BASE/include/uapi/linux/perf_event.h" --cc "$TARGET_CC" \
+			> "$O/abi-tap.log" || true
+	fi
+	stage "boot+tests $VARIANT-$ARCH" "$RIG/qemu.sh" "$VARIANT" "$ARCH" "$DEBUG" "$MODE" || true
+	out=$(python3 "$RIG/results.py" "$O" "$VARIANT" "$ARCH" "$MODE") || total_fail=1
+	printf '%s\n' "$out" | sed '$d'
+	summaries+=("$(printf '%s\n' "$out" | tail -1)")
+done
+
+echo
+echo "== summary ($VARIANT$([ "$DEBUG" = 1 ] && echo ", DEBUG=1"))"
+p=0 f=0 s=0
+for line in "${summaries[@]}"; do
+	echo "$line"
+	read -r a b c <<<"$(sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")"
+	p=$((p + a)) f=$((f + b)) s=$((s + c))
+done
+echo "$p passed, $f failed, $s skipped"
+[ $f = 0 ] && [ $total_fail = 0 ]

@@ -1,0 +1,81 @@
+#!/bin/bash
+# mkinitramfs.sh: build the guest's initramfs for one kernel build.
+#
+# Usage: rig/mkinitramfs.sh VARIANT ARCH DEBUG
+#
+# Contents: /init (guest/init.c), our kselftests
+# (tools/testing/selftests/perf_events/*.c), the base tree's own perf_events
+# kselftests, unmodified, our sample programs (samples/perf_events/*.c),
+# busybox when we have one for the arch, and the lists init runs for each
+# mode. Every program is static and compiled against the uapi headers of
+# the kernel build it boots with (make headers in that build).
+source "$(dirname "$0")/lib.sh"
+
+VARIANT=$1 ARCH=$2 DEBUG=${3:-0}
+arch_setup "$ARCH"
+BASE=$(base_tree)
+O=$(variant_dir "$VARIANT" "$ARCH" "$DEBUG")
+[ -d "$O/usr/include/linux" ] || die "$O has no installed headers: build the kernel first"
+ROOT=$O/initramfs
+rm -rf "$ROOT"
+mkdir -p "$ROOT"/{bin,sbin,tests/base,tests/selftests,tests/samples,proc,sys,dev,tmp}
+
+CFLAGS="-static -O2 -g -fno-omit-frame-pointer -Wall -pthread -I$O/usr/include -I$BASE/tools/testing/selftests"
+"$TARGET_CC" -static -O2 -Wall -o "$ROOT/init" "$RIG/guest/init.c"
+
+# compile SRC into DIR; a program that fails to compile becomes a failing
+# entry in the list rather than silently vanishing
+build_prog() { # suite dir src extra-cflags...
+	local suite=$1 dir=$2 src=$3 name
+	shift 3
+	name=$(basename "$src" .c)
+	# shellcheck disable=SC2086
+	if "$TARGET_CC" $CFLAGS "$@" -o "$ROOT/tests/$dir/$name" "$src" -lpthread -lm \
+		2> "$O/initramfs-$name.err"; then
+		rm -f "$O/initramfs-$name.err"
+	else
+		log "cannot compile $src (see $O/initramfs-$name.err)"
+		sed 's/^/[rig]   /' "$O/initramfs-$name.err" | head -5 >&2
+	fi
+	echo "$suite 300 $dir/$name" >> "$ROOT/tests/check.list"
+}
+
+: > "$ROOT/tests/check.list"
+for src in "$REPO"/tools/testing/selftests/perf_events/*.c; do
+	[ -f "$src" ] && build_prog selftests selftests "$src" -I"$REPO/tools/testing/selftests/perf_events"
+done
+for t in $(sed -n 's/^TEST_GEN_PROGS := //p' "$BASE/tools/testing/selftests/perf_events/Makefile"); do
+	build_prog base base "$BASE/tools/testing/selftests/perf_events/$t.c"
+done
+
+: > "$ROOT/tests/run.list"
+for src in "$REPO"/samples/perf_events/*.c; do
+	[ -f "$src" ] || continue
+	"$TARGET_CC" $CFLAGS -o "$ROOT/tests/samples/$(basename "$src" .c)" "$src" \
+		|| die "cannot compile $src"
+done
+cp "$RIG/guest/demo.sh" "$ROOT/tests/demo.sh"
+echo "demo 900 /bin/sh /tests/demo.sh $ARCH" >> "$ROOT/tests/run.list"
+
+# busybox: a shell for make shell and the demo script
+bb=
+case "$ARCH" in
+x86_64) [ -x /bin/busybox ] && bb=/bin/busybox ;;
+arm64) [ -x "$KPERF_CACHE/busybox-arm64" ] && bb=$KPERF_CACHE/busybox-arm64 ;;
+esac
+if [ -n "$bb" ]; then
+	cp "$bb" "$ROOT/bin/busybox"
+	for app in $(/bin/busybox --list 2>/dev/null); do
+		[ "$app" = init ] || [ "$app" = linuxrc ] || ln -sf busybox "$ROOT/bin/$app"
+	done
+else
+	log "no busybox for $ARCH: make shell and the demo script are unavailable"
+	# without a shell, run the sample programs directly
+	: > "$ROOT/tests/run.list"
+	for p in "$ROOT"/tests/samples/*; do
+		[ -f "$p" ] && echo "demo 120 samples/$(basename "$p")" >> "$ROOT/tests/run.list"
+	done
+fi
+
+(cd "$ROOT" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) > "$O/initramfs.cpio"
+log "initramfs: $O/initramfs.cpio ($(du -h "$O/initramfs.cpio" | cut -f1))"

@@ -1,0 +1,69 @@
+#!/bin/bash
+# qemu.sh: boot one kernel build in QEMU (TCG: no KVM needed).
+#
+# Usage: rig/qemu.sh VARIANT ARCH DEBUG MODE
+#   MODE check|bench: run the tests non-interactively; the kernel console
+#        goes to build/.../MODE-console.log and the test output (virtio
+#        console) to build/.../MODE-tap.log
+#   MODE run|shell: the console is this terminal
+#
+# Environment: ICOUNT=1 boots with -icount shift=0 (guest time counts
+# instructions: deterministic and repeatable, but single-threaded);
+# TIMEOUT=seconds kills a guest that runs longer (default 2400 for check).
+# Exit status: 0 when the guest powered itself off, 124 on timeout.
+source "$(dirname "$0")/lib.sh"
+
+VARIANT=$1 ARCH=$2 DEBUG=${3:-0} MODE=${4:-check}
+arch_setup "$ARCH"
+O=$(variant_dir "$VARIANT" "$ARCH" "$DEBUG")
+[ -f "$O/$IMAGE" ] || die "no kernel at $O/$IMAGE"
+[ -f "$O/initramfs.cpio" ] || die "no initramfs at $O/initramfs.cpio"
+
+append="panic=-1 kperf.mode=$MODE"
+mem=1G
+[ "$DEBUG" = 1 ] && mem=2G
+case "$ARCH" in
+x86_64)
+	qemu=(qemu-system-x86_64 -M pc -cpu max -smp 2 -m $mem)
+	append="console=ttyS0 $append"
+	vser=virtio-serial-pci; v9p=virtio-9p-pci ;;
+arm64)
+	# -cpu max has the emulated PMUv3; impdef pointer auth is much
+	# cheaper to emulate than the architected algorithm
+	qemu=(qemu-system-aarch64 -M virt,gic-version=3 -cpu max,pauth-impdef=on
+	      -smp 2 -m $mem)
+	append="console=ttyAMA0 $append"
+	vser=virtio-serial-device; v9p=virtio-9p-device ;;
+esac
+qemu+=(-kernel "$O/$IMAGE" -initrd "$O/initramfs.cpio" -no-reboot)
+[ "${ICOUNT:-0}" = 1 ] && qemu+=(-icount shift=0)
+
+case "$MODE" in
+check|bench)
+	qemu+=(-display none -monitor none
+	       -serial "file:$O/$MODE-console.log"
+	       -device "$vser" -chardev "file,id=tap,path=$O/$MODE-tap.log"
+	       -device virtconsole,chardev=tap)
+	timeout=${TIMEOUT:-2400} ;;
+run|shell)
+	qemu+=(-nographic)
+	# the host root, read-only, for Debian's perf tool
+	[ "$ARCH" = x86_64 ] && qemu+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on")
+	[ "$MODE" = run ] && qemu+=(-device "$vser" -chardev null,id=tap -device virtconsole,chardev=tap)
+	timeout=${TIMEOUT:-3600} ;;
+*) die "unknown mode $MODE" ;;
+esac
+qemu+=(-append "$append")
+
+log "booting $VARIANT $ARCH$([ "$DEBUG" = 1 ] && echo " debug") ($MODE${ICOUNT:+, icount})"
+rm -f "$O/$MODE-console.log" "$O/$MODE-tap.log"
+start=$(date +%s)
+rc=0
+if [ "$MODE" = shell ]; then
+	"${qemu[@]}" || rc=$?
+else
+	timeout --foreground -k 10 "$timeout" "${qemu[@]}" </dev/null || rc=$?
+fi
+[ $rc = 124 ] && log "guest did not finish within ${timeout}s: killed"
+log "guest ran $(( $(date +%s) - start ))s"
+exit $rc

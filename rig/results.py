@@ -1,0 +1,185 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""results.py: turn one guest run into one result per test.
+
+Usage: rig/results.py BUILD_DIR VARIANT ARCH MODE
+
+Reads BUILD_DIR/MODE-tap.log (test output framed by guest/init.c),
+BUILD_DIR/MODE-console.log (the kernel console: KUnit's KTAP and any kernel
+splat) and BUILD_DIR/abi-tap.log (host-side ABI check, when present), writes
+BUILD_DIR/results.tsv (id, result, detail) and prints a summary.
+
+Results: pass, fail, skip, xfail (a failure rig/xfail.list expects: a
+feature not built yet, named there by F-id), xpass (an expected failure
+that passed: take it off the list). Two synthetic tests judge the run as a
+whole: guest/completed (the guest reached the end of its test list) and
+guest/clean-log (no Oops, BUG, WARNING, KASAN, lockdep or kmemleak report).
+Exit status: 0 when nothing failed.
+"""
+import fnmatch
+import os
+import re
+import sys
+
+# Anything in the kernel log that means the kernel misbehaved, whatever the
+# tests said.
+SPLATS = [
+    r'\bBUG[: ]', r'WARNING:', r'\bOops\b', r'Kernel panic',
+    r'general protection fault', r'KASAN', r'UBSAN',
+    r'possible circular locking', r'possible recursive locking',
+    r'inconsistent lock state', r'suspicious RCU usage',
+    r'sleeping function called from invalid context', r'cut here',
+    r'soft lockup', r'hung_task', r'self-detected stall',
+    r'rcu: INFO', r'Call Trace:', r'unreferenced object',
+    r'DEBUG_LOCKS_WARN_ON', r'refcount_t: ',
+]
+SPLAT_RE = re.compile('|'.join(SPLATS))
+TAP_RE = re.compile(r'^(not ok|ok)\s+\d+\s*-?\s*(.*?)\s*(#\s*(SKIP|TODO|XFAIL)\b.*)?$',
+                    re.IGNORECASE)
+TIME_RE = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+
+
+def read(path):
+    try:
+        with open(path, errors='replace') as f:
+            return f.read().replace('\r', '').splitlines()
+    except FileNotFoundError:
+        return None
+
+
+def tap_result(m):
+    if m.group(4) and m.group(4).upper() == 'SKIP':
+        return 'skip'
+    return 'pass' if m.group(1) == 'ok' else 'fail'
+
+
+def parse_programs(lines, results):
+    """Programs framed by KPERF-BEGIN/END: their TAP lines, then exit."""
+    cur = None
+    done = False
+    for line in lines:
+        if line.startswith('KPERF-BEGIN '):
+            _, suite, name = line.split()[:3]
+            cur = {'id': f'{suite}/{name}', 'tap': 0, 'failed': 0}
+            continue
+        if line.startswith('KPERF-END ') and cur:
+            status = line.split()[3] if len(line.split()) > 3 else '?'
+            if cur['tap'] == 0:
+                res = {'exit=0': 'pass', 'exit=4': 'skip'}.get(status, 'fail')
+                results.append((cur['id'], res, status))
+            elif status not in ('exit=0', 'exit=4') and not cur['failed']:
+                results.append((cur['id'] + '/(exit)', 'fail', status))
+            cur = None
+            continue
+        if line.startswith('KPERF-DONE'):
+            done = True
+            continue
+        if line.startswith('KPERF-KMEMLEAK '):
+            continue
+        if cur:
+            m = TAP_RE.match(line.strip()) if not line.startswith(' ') else None
+            if m and m.group(2):
+                res = tap_result(m)
+                cur['tap'] += 1
+                cur['failed'] += res == 'fail'
+                results.append((f"{cur['id']}/{m.group(2)}", res,
+                                (m.group(3) or '').lstrip('# ')))
+    if cur:
+        results.append((cur['id'] + '/(incomplete)', 'fail',
+                        'the guest stopped while this was running'))
+    return done
+
+
+def parse_kunit(lines, results):
+    """KTAP from the kernel console: one result per test case."""
+    suite = None
+    for raw in lines:
+        line = TIME_RE.sub('', raw)
+        m = re.match(r'^    # Subtest: (\S+)', line)
+        if m:
+            suite = m.group(1)
+            continue
+        m = TAP_RE.match(line[4:]) if line.startswith('    ') and \
+            not line.startswith('     ') else None
+        if m and suite:
+            results.append((f'kunit/{suite}/{m.group(2)}', tap_result(m),
+                            (m.group(3) or '').lstrip('# ')))
+            continue
+        m = TAP_RE.match(line)
+        if m and suite and not any(r[0].startswith(f'kunit/{suite}/')
+                                   for r in results):
+            results.append((f'kunit/{suite}', tap_result(m), ''))
+        if m:
+            suite = None
+
+
+def load_xfail(variant):
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'xfail.list')
+    rules = []
+    for line in read(path) or []:
+        line = line.split('#', 1)[0].strip()
+        if not line:
+            continue
+        parts = line.split(None, 2)
+        if len(parts) >= 2 and parts[0] in (variant, 'all'):
+            rules.append((parts[1], parts[2] if len(parts) > 2 else ''))
+    return rules
+
+
+def main():
+    out, variant, arch, mode = sys.argv[1:5]
+    results = []
+    tap = read(os.path.join(out, f'{mode}-tap.log'))
+    console = read(os.path.join(out, f'{mode}-console.log')) or []
+    done = parse_programs(tap or [], results)
+    parse_kunit(console, results)
+    abi = read(os.path.join(out, 'abi-tap.log'))
+    if abi is not None:
+        for line in abi:
+            m = TAP_RE.match(line)
+            if m:
+                results.append((f'abi/{m.group(2)}', tap_result(m), ''))
+
+    results.append(('guest/completed', 'pass' if done else 'fail',
+                    '' if done else 'no KPERF-DONE: the guest crashed, hung or was killed'))
+    splats = [TIME_RE.sub('', ln) for ln in console if SPLAT_RE.search(ln)]
+    splats += [ln for ln in tap or [] if ln.startswith('KPERF-KMEMLEAK') and
+               'unreferenced object' in ln]
+    results.append(('guest/clean-log', 'fail' if splats else 'pass',
+                    splats[0][:160] if splats else ''))
+
+    rules = load_xfail(variant)
+    final = []
+    for rid, res, detail in results:
+        for pat, why in rules:
+            if fnmatch.fnmatchcase(rid, pat):
+                if res == 'fail':
+                    res, detail = 'xfail', why
+                elif res == 'pass':
+                    res, detail = 'xpass', f'expected to fail ({why}): update rig/xfail.list'
+                break
+        final.append((rid, res, detail))
+
+    with open(os.path.join(out, 'results.tsv'), 'w') as f:
+        for rid, res, detail in final:
+            f.write(f'{rid}\t{res}\t{detail}\n')
+
+    count = {k: sum(1 for r in final if r[1] == k)
+             for k in ('pass', 'fail', 'skip', 'xfail', 'xpass')}
+    for rid, res, detail in final:
+        if res in ('fail', 'xpass'):
+            print(f'  {res.upper():5} {rid}  {detail}')
+    if splats:
+        print('  kernel log problems (first 10):')
+        for ln in splats[:10]:
+            print(f'    {ln}')
+    passed = count['pass'] + count['xpass']
+    skipped = count['skip'] + count['xfail']
+    print(f'{variant} {arch}: {passed} passed, {count["fail"]} failed, '
+          f'{skipped} skipped ({count["xfail"]} expected failures of features '
+          f'not built yet, see rig/xfail.list)')
+    return 1 if count['fail'] else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

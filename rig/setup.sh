@@ -1,0 +1,42 @@
+#!/bin/bash
+# setup.sh: install what the rig needs on Debian 12. Idempotent: installs
+# only what is missing. Needs root (it runs apt-get).
+source "$(dirname "$0")/lib.sh"
+
+pkgs=(linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
+      cpio kmod rsync python3 ccache util-linux
+      qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
+      libc6-dev-arm64-cross busybox-static linux-perf)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	[ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
+	log "installing: ${missing[*]}"
+	apt-get update -q >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		"${missing[@]}" >/dev/null
+fi
+
+# A static busybox for the arm64 guest's shell: Debian's arm64 package,
+# unpacked (not installed) into the cache.
+bb=$KPERF_CACHE/busybox-arm64
+if [ ! -x "$bb" ]; then
+	mkdir -p "$KPERF_CACHE"
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		dpkg --add-architecture arm64
+		apt-get update -q >/dev/null || true
+	fi
+	tmp=$(mktemp -d)
+	if (cd "$tmp" && apt-get download -q busybox-static:arm64 >/dev/null 2>&1); then
+		dpkg-deb -x "$tmp"/busybox-static_*_arm64.deb "$tmp/x"
+		cp "$tmp/x/bin/busybox" "$bb"
+		log "arm64 busybox: $bb"
+	else
+		log "no arm64 busybox: make shell ARCH=arm64 will have no shell"
+	fi
+	rm -rf "$tmp"
+fi
+base_tree >/dev/null
+log "setup done: $(base_describe "$(base_tree)")"
