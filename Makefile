@@ -23,7 +23,7 @@ DEBUG ?= 0
 VARIANT := $(if $(filter 1,$(REF)),ref,ours)
 ARCHES := $(if $(ARCH),$(ARCH),x86_64 arm64)
 ONE_ARCH := $(if $(ARCH),$(ARCH),x86_64)
-export KSRC ICOUNT TIMEOUT BUILD
+export KSRC ICOUNT TIMEOUT BUILD SKIP_KERNEL
 
 .PHONY: all setup kernel run shell check compare abi-check checkpatch bench clean help
 all: help

@@ -31,7 +31,10 @@ for ARCH in $ARCHES; do
 	O=$(variant_dir "$VARIANT" "$ARCH" "$DEBUG")
 	mkdir -p "$O"
 	rm -f "$O/results.tsv" "$O/abi-tap.log"
-	if ! stage "kernel $VARIANT-$ARCH" "$RIG/build-kernel.sh" "$VARIANT" "$ARCH" "$DEBUG"; then
+	# SKIP_KERNEL=1 reuses the kernel already built (to iterate on tests)
+	if [ "${SKIP_KERNEL:-0}" = 1 ] && [ -f "$O/$IMAGE" ]; then
+		log "SKIP_KERNEL=1: reusing $O/$IMAGE"
+	elif ! stage "kernel $VARIANT-$ARCH" "$RIG/build-kernel.sh" "$VARIANT" "$ARCH" "$DEBUG"; then
 		printf 'build/kernel\tfail\tthe kernel did not build\n' > "$O/results.tsv"
 		summaries+=("$VARIANT $ARCH: 0 passed, 1 failed, 0 skipped (kernel build failed)")
 		total_fail=1

@@ -20,7 +20,8 @@ ROOT=$O/initramfs
 rm -rf "$ROOT"
 mkdir -p "$ROOT"/{bin,sbin,tests/base,tests/selftests,tests/samples,proc,sys,dev,tmp}
 
-CFLAGS="-static -O2 -g -fno-omit-frame-pointer -Wall -pthread -I$O/usr/include -I$BASE/tools/testing/selftests"
+# -I.../perf_events makes the in-tree form "../kselftest_harness.h" resolve
+CFLAGS="-static -O2 -g -fno-omit-frame-pointer -Wall -pthread -I$O/usr/include -I$BASE/tools/testing/selftests/perf_events"
 "$TARGET_CC" -static -O2 -Wall -o "$ROOT/init" "$RIG/guest/init.c"
 
 # compile SRC into DIR; a program that fails to compile becomes a failing
@@ -44,8 +45,10 @@ build_prog() { # suite dir src extra-cflags...
 for src in "$REPO"/tools/testing/selftests/perf_events/*.c; do
 	[ -f "$src" ] && build_prog selftests selftests "$src" -I"$REPO/tools/testing/selftests/perf_events"
 done
+# the base tree's tests with the flags their own Makefile uses (no -O2)
 for t in $(sed -n 's/^TEST_GEN_PROGS := //p' "$BASE/tools/testing/selftests/perf_events/Makefile"); do
-	build_prog base base "$BASE/tools/testing/selftests/perf_events/$t.c"
+	CFLAGS="-static -Wl,-no-as-needed -Wall -pthread -I$O/usr/include" \
+		build_prog base base "$BASE/tools/testing/selftests/perf_events/$t.c"
 done
 
 : > "$ROOT/tests/run.list"

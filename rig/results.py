@@ -113,16 +113,17 @@ def parse_kunit(lines, results):
             suite = None
 
 
-def load_xfail(variant):
+def load_xfail(variant, arch):
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'xfail.list')
     rules = []
     for line in read(path) or []:
         line = line.split('#', 1)[0].strip()
         if not line:
             continue
-        parts = line.split(None, 2)
-        if len(parts) >= 2 and parts[0] in (variant, 'all'):
-            rules.append((parts[1], parts[2] if len(parts) > 2 else ''))
+        parts = line.split(None, 3)
+        if len(parts) >= 3 and parts[0] in (variant, 'all') and \
+                parts[1] in (arch, 'all'):
+            rules.append((parts[2], parts[3] if len(parts) > 3 else ''))
     return rules
 
 
@@ -148,7 +149,7 @@ def main():
     results.append(('guest/clean-log', 'fail' if splats else 'pass',
                     splats[0][:160] if splats else ''))
 
-    rules = load_xfail(variant)
+    rules = load_xfail(variant, arch)
     final = []
     for rid, res, detail in results:
         for pat, why in rules:
@@ -176,8 +177,8 @@ def main():
     passed = count['pass'] + count['xpass']
     skipped = count['skip'] + count['xfail']
     print(f'{variant} {arch}: {passed} passed, {count["fail"]} failed, '
-          f'{skipped} skipped ({count["xfail"]} expected failures of features '
-          f'not built yet, see rig/xfail.list)')
+          f'{skipped} skipped ({count["xfail"]} of them expected failures, '
+          f'see rig/xfail.list)')
     return 1 if count['fail'] else 0
 
 
