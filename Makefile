@@ -11,6 +11,7 @@
 #   make kernel           just build (ARCH=, REF=1, DEBUG=1)
 #   make abi-check        our uapi header against the base tree's, both arches
 #   make checkpatch       scripts/checkpatch.pl --strict on every file we own
+#   make rig-selftest     show that a guest panic, hang or WARN fails make check
 #
 # Options: ARCH=x86_64|arm64 (one arch; check and compare default to both),
 # REF=1 (upstream instead of ours), DEBUG=1 (lockdep, KASAN, kmemleak,
@@ -23,9 +24,9 @@ DEBUG ?= 0
 VARIANT := $(if $(filter 1,$(REF)),ref,ours)
 ARCHES := $(if $(ARCH),$(ARCH),x86_64 arm64)
 ONE_ARCH := $(if $(ARCH),$(ARCH),x86_64)
-export KSRC ICOUNT TIMEOUT BUILD SKIP_KERNEL
+export KSRC ICOUNT TIMEOUT BUILD SKIP_KERNEL FAULT
 
-.PHONY: all setup kernel run shell check compare abi-check checkpatch bench clean help
+.PHONY: all setup kernel run shell check compare abi-check checkpatch rig-selftest bench clean help
 all: help
 help:
 	@sed -n '3,20s/^# \{0,1\}//p' Makefile
@@ -51,6 +52,9 @@ abi-check:
 
 checkpatch:
 	@rig/checkpatch.sh
+
+rig-selftest:
+	@rig/selftest.sh
 
 bench:
 	@echo "make bench: not built yet (issue: event core)"; exit 1

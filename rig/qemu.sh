@@ -9,7 +9,8 @@
 #
 # Environment: ICOUNT=1 boots with -icount shift=0 (guest time counts
 # instructions: deterministic and repeatable, but single-threaded);
-# TIMEOUT=seconds kills a guest that runs longer (default 2400 for check).
+# TIMEOUT=seconds kills a guest that runs longer (default 2400 for check);
+# FAULT=panic|hang|warn injects a fault after the tests (rig self-test).
 # Exit status: 0 when the guest powered itself off, 124 on timeout.
 source "$(dirname "$0")/lib.sh"
 
@@ -19,7 +20,7 @@ O=$(variant_dir "$VARIANT" "$ARCH" "$DEBUG")
 [ -f "$O/$IMAGE" ] || die "no kernel at $O/$IMAGE"
 [ -f "$O/initramfs.cpio" ] || die "no initramfs at $O/initramfs.cpio"
 
-append="panic=-1 kperf.mode=$MODE"
+append="panic=-1 kperf.mode=$MODE${FAULT:+ kperf.fault=$FAULT}"
 mem=1G
 [ "$DEBUG" = 1 ] && mem=2G
 case "$ARCH" in

@@ -20,6 +20,10 @@
  *
  * A list line is: <suite> <timeout-seconds> <program> [args...], with
  * programs relative to /tests. Lines starting with # are ignored.
+ *
+ * kperf.fault=panic|hang|warn is the rig's own self-test: after the tests,
+ * init exits (a real kernel panic), blocks forever (a hung guest), or
+ * writes a WARNING line to the kernel log; each must fail the run.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -184,6 +188,28 @@ static void run_list(const char *path)
 	fclose(f);
 }
 
+static void inject_fault(const char *fault)
+{
+	int fd;
+
+	if (!strcmp(fault, "panic")) {
+		say("# init: exiting on purpose (kperf.fault=panic)\n");
+		exit(1);
+	}
+	if (!strcmp(fault, "hang")) {
+		say("# init: hanging on purpose (kperf.fault=hang)\n");
+		for (;;)
+			pause();
+	}
+	if (!strcmp(fault, "warn")) {
+		fd = open("/dev/kmsg", O_WRONLY);
+		if (fd >= 0) {
+			dprintf(fd, "<4>WARNING: CPU: 0 PID: 1 at kperf.fault=warn (rig self-test)\n");
+			close(fd);
+		}
+	}
+}
+
 static void kmemleak_report(void)
 {
 	const char *km = "/sys/kernel/debug/kmemleak";
@@ -212,7 +238,7 @@ static void kmemleak_report(void)
 
 int main(void)
 {
-	char mode[32] = "check", list[64];
+	char mode[32] = "check", fault[16] = "", list[64];
 	int fd;
 
 	do_mount("proc", "/proc", "proc", 0, NULL);
@@ -231,6 +257,7 @@ int main(void)
 		out_fd = fd;
 	}
 	cmdline_get("kperf.mode", mode, sizeof(mode));
+	cmdline_get("kperf.fault", fault, sizeof(fault));
 
 	if (!strcmp(mode, "shell")) {
 		char *sh[] = { "/bin/sh", "-i", NULL };
@@ -256,6 +283,7 @@ int main(void)
 		setenv("PATH", "/bin:/sbin:/tests", 1);
 		snprintf(list, sizeof(list), "/tests/%s.list", mode);
 		run_list(list);
+		inject_fault(fault);
 		kmemleak_report();
 		say("KPERF-DONE\n");
 	}
