@@ -1,0 +1,695 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Event contexts: which events count where, and for how long.
+ *
+ * A context holds the events of one task (task->perf_event_ctxp) or of one
+ * CPU (perf_cpu_ctx.ctx).  Group leaders sit on ctx->pinned_groups or
+ * ctx->flexible_groups; members hang off their leader.  A context is
+ * "active" (ctx->is_active) while it is scheduled in on a CPU: a CPU's own
+ * context whenever the CPU is online, a task's context while the task runs.
+ * Only an active context has events on a PMU, and only the CPU it is active
+ * on may touch them: other CPUs go through perf_ctx_call().
+ *
+ * Locking:
+ *  - ctx->lock (raw, IRQs off) protects is_active, the event states and
+ *    times, and the group lists while scheduling walks them.  When both are
+ *    needed the CPU context's lock is taken before a task context's.
+ *  - ctx->mutex serialises list changes made from process context; it is
+ *    taken before ctx->lock.
+ *  - The scheduler hooks run with the runqueue lock held and IRQs off.
+ *
+ * Time: ctx->time advances only while the context is active.  An event's
+ * enabled time advances while it is INACTIVE or ACTIVE, its running time
+ * while it is ACTIVE, both measured in context time, so a task's event does
+ * not accumulate enabled time while the task sleeps.
+ */
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/cpu.h>
+
+#include "internal.h"
+
+DEFINE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
+
+/* Enabled while per-task events exist; the sched hooks test it. */
+DEFINE_STATIC_KEY_FALSE(perf_sched_events);
+static atomic_t nr_task_events;
+static DEFINE_MUTEX(perf_sched_mutex);
+
+/**
+ * perf_clock - the clock event times are measured in
+ *
+ * Context: any, including NMI.
+ * Return: nanoseconds, monotonic per CPU.
+ */
+u64 perf_clock(void)
+{
+	return local_clock();
+}
+
+void perf_task_events_inc(void)
+{
+	if (atomic_inc_not_zero(&nr_task_events))
+		return;
+	mutex_lock(&perf_sched_mutex);
+	if (atomic_read(&nr_task_events) == 0)
+		static_branch_enable(&perf_sched_events);
+	atomic_inc(&nr_task_events);
+	mutex_unlock(&perf_sched_mutex);
+}
+
+void perf_task_events_dec(void)
+{
+	if (atomic_add_unless(&nr_task_events, -1, 1))
+		return;
+	mutex_lock(&perf_sched_mutex);
+	if (atomic_dec_and_test(&nr_task_events))
+		static_branch_disable(&perf_sched_events);
+	mutex_unlock(&perf_sched_mutex);
+}
+
+/**
+ * perf_ctx_update_time - bring ctx->time up to now
+ * @ctx: the context; ctx->lock held
+ */
+void perf_ctx_update_time(struct perf_event_context *ctx)
+{
+	u64 now;
+
+	if (!ctx->is_active)
+		return;
+	now = perf_clock();
+	ctx->time += now - ctx->timestamp;
+	ctx->timestamp = now;
+}
+
+/**
+ * perf_event_update_time - fold elapsed context time into an event's times
+ * @event: the event; its ctx->lock held
+ */
+void perf_event_update_time(struct perf_event *event)
+{
+	u64 now = event->ctx ? event->ctx->time : 0;
+	u64 delta = now - event->tstamp;
+
+	if (event->state >= PERF_EVENT_STATE_INACTIVE)
+		event->total_time_enabled += delta;
+	if (event->state == PERF_EVENT_STATE_ACTIVE)
+		event->total_time_running += delta;
+	event->tstamp = now;
+}
+
+/**
+ * perf_event_set_state - change an event's state, settling its times first
+ * @event: the event; its ctx->lock held
+ * @state: the new state
+ */
+void perf_event_set_state(struct perf_event *event,
+			  enum perf_event_state state)
+{
+	if (event->state == state)
+		return;
+	perf_event_update_time(event);
+	WRITE_ONCE(event->state, state);
+}
+
+void perf_ctx_lock(struct perf_cpu_context *cpuctx,
+		   struct perf_event_context *ctx)
+{
+	raw_spin_lock(&cpuctx->ctx.lock);
+	if (ctx && ctx != &cpuctx->ctx)
+		raw_spin_lock(&ctx->lock);
+}
+
+void perf_ctx_unlock(struct perf_cpu_context *cpuctx,
+		     struct perf_event_context *ctx)
+{
+	if (ctx && ctx != &cpuctx->ctx)
+		raw_spin_unlock(&ctx->lock);
+	raw_spin_unlock(&cpuctx->ctx.lock);
+}
+
+/* May @event count on this CPU at all? */
+static bool event_filter_match(struct perf_event *event)
+{
+	struct pmu *pmu = event->pmu;
+
+	if (event->cpu != -1 && event->cpu != smp_processor_id())
+		return false;
+	if (pmu->filter && pmu->filter(pmu, smp_processor_id()))
+		return false;
+	return true;
+}
+
+/* Put one event on its PMU.  IRQs off, ctx->lock held, ctx active here. */
+static int event_sched_in(struct perf_event *event,
+			  struct perf_event_context *ctx)
+{
+	if (event->state != PERF_EVENT_STATE_INACTIVE)
+		return 0;
+	if (!event_filter_match(event))
+		return 0;
+
+	WRITE_ONCE(event->oncpu, smp_processor_id());
+	perf_event_set_state(event, PERF_EVENT_STATE_ACTIVE);
+	if (event->pmu->add(event, PERF_EF_START)) {
+		perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+		WRITE_ONCE(event->oncpu, -1);
+		return -EAGAIN;
+	}
+	ctx->nr_active++;
+	return 0;
+}
+
+/**
+ * perf_event_sched_out - take one event off its PMU
+ * @event: the event
+ * @ctx: its context; ctx->lock held, IRQs off, on the CPU it is active on
+ */
+void perf_event_sched_out(struct perf_event *event,
+			  struct perf_event_context *ctx)
+{
+	if (event->state != PERF_EVENT_STATE_ACTIVE)
+		return;
+	event->pmu->del(event, 0);
+	WRITE_ONCE(event->oncpu, -1);
+	perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+	ctx->nr_active--;
+}
+
+/**
+ * perf_group_sched_out - take a whole group off the PMUs
+ * @leader: the group leader
+ * @ctx: its context; ctx->lock held, IRQs off
+ */
+void perf_group_sched_out(struct perf_event *leader,
+			  struct perf_event_context *ctx)
+{
+	struct perf_event *sibling;
+
+	perf_pmu_disable(leader->pmu);
+	perf_event_sched_out(leader, ctx);
+	for_each_sibling_event(sibling, leader)
+		perf_event_sched_out(sibling, ctx);
+	perf_pmu_enable(leader->pmu);
+}
+
+/**
+ * perf_group_sched_in - put a group on the PMUs, all of it or none of it
+ * @leader: the group leader (INACTIVE)
+ * @ctx: its context; ctx->lock held, IRQs off, active on this CPU
+ *
+ * Return: 0 when the group counts, -EAGAIN when it did not fit.
+ */
+int perf_group_sched_in(struct perf_event *leader,
+			struct perf_event_context *ctx)
+{
+	struct pmu *pmu = leader->pmu;
+	struct perf_event *sibling, *failed = NULL;
+
+	if (leader->state != PERF_EVENT_STATE_INACTIVE)
+		return 0;
+	if (!event_filter_match(leader))
+		return 0;
+
+	perf_pmu_disable(pmu);
+	if (pmu->start_txn)
+		pmu->start_txn(pmu, PERF_PMU_TXN_ADD);
+
+	if (event_sched_in(leader, ctx))
+		goto fail_leader;
+
+	for_each_sibling_event(sibling, leader) {
+		if (event_sched_in(sibling, ctx)) {
+			failed = sibling;
+			goto fail;
+		}
+	}
+	if (!pmu->commit_txn || !pmu->commit_txn(pmu)) {
+		perf_pmu_enable(pmu);
+		return 0;
+	}
+fail:
+	/* undo the members that made it, in order, up to the one that failed */
+	for_each_sibling_event(sibling, leader) {
+		if (sibling == failed)
+			break;
+		perf_event_sched_out(sibling, ctx);
+	}
+	perf_event_sched_out(leader, ctx);
+fail_leader:
+	if (pmu->cancel_txn)
+		pmu->cancel_txn(pmu);
+	perf_pmu_enable(pmu);
+	return -EAGAIN;
+}
+
+static void ctx_sched_in_list(struct perf_event_context *ctx,
+			      struct list_head *groups, bool pinned)
+{
+	struct perf_event *leader;
+
+	list_for_each_entry(leader, groups, group_entry) {
+		if (leader->state != PERF_EVENT_STATE_INACTIVE)
+			continue;
+		if (perf_group_sched_in(leader, ctx) && pinned) {
+			/*
+			 * A pinned group that cannot count is in error until
+			 * it is re-enabled: read() returns 0 bytes.
+			 */
+			struct perf_event *sibling;
+
+			perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
+			for_each_sibling_event(sibling, leader)
+				perf_event_set_state(sibling,
+						     PERF_EVENT_STATE_ERROR);
+			perf_event_queue_wakeup(leader);
+		}
+	}
+}
+
+static void ctx_sched_in(struct perf_event_context *ctx, bool flexible)
+{
+	if (!flexible)
+		ctx_sched_in_list(ctx, &ctx->pinned_groups, true);
+	else
+		ctx_sched_in_list(ctx, &ctx->flexible_groups, false);
+}
+
+static void ctx_sched_out(struct perf_event_context *ctx, bool flexible_only)
+{
+	struct perf_event *leader;
+
+	if (!ctx->nr_active)
+		return;
+	list_for_each_entry(leader, &ctx->flexible_groups, group_entry)
+		perf_group_sched_out(leader, ctx);
+	if (flexible_only)
+		return;
+	list_for_each_entry(leader, &ctx->pinned_groups, group_entry)
+		perf_group_sched_out(leader, ctx);
+}
+
+static void ctx_activate(struct perf_event_context *ctx)
+{
+	ctx->timestamp = perf_clock();
+	ctx->is_active = 1;
+}
+
+static void ctx_deactivate(struct perf_event_context *ctx)
+{
+	perf_ctx_update_time(ctx);
+	ctx->is_active = 0;
+}
+
+/*
+ * Schedule in the CPU's context and, if given, a task context, in priority
+ * order: pinned before flexible, CPU before task within each class.  Both
+ * locks held, IRQs off.
+ */
+static void perf_sched_in_all(struct perf_cpu_context *cpuctx,
+			      struct perf_event_context *task_ctx)
+{
+	struct perf_event_context *cctx = &cpuctx->ctx;
+
+	if (cctx->is_active)
+		ctx_sched_in(cctx, false);
+	if (task_ctx)
+		ctx_sched_in(task_ctx, false);
+	if (cctx->is_active)
+		ctx_sched_in(cctx, true);
+	if (task_ctx)
+		ctx_sched_in(task_ctx, true);
+}
+
+/**
+ * perf_ctx_resched - re-run scheduling after the event set changed
+ * @ctx: the context that changed; active on this CPU, locks held
+ *
+ * Flexible groups are taken off first so that a newly enabled pinned group
+ * gets its counter before them, then everything goes back in order.
+ */
+void perf_ctx_resched(struct perf_event_context *ctx)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_event_context *task_ctx = cpuctx->task_ctx;
+
+	perf_ctx_update_time(&cpuctx->ctx);
+	if (task_ctx) {
+		perf_ctx_update_time(task_ctx);
+		ctx_sched_out(task_ctx, true);
+	}
+	ctx_sched_out(&cpuctx->ctx, true);
+	perf_sched_in_all(cpuctx, task_ctx);
+}
+
+/**
+ * __perf_event_task_sched_out - the scheduler switches away from @prev
+ * @prev: the outgoing task
+ * @next: the incoming task
+ *
+ * Context: runqueue lock held, IRQs off.
+ */
+void __perf_event_task_sched_out(struct task_struct *prev,
+				 struct task_struct *next)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_event_context *ctx = cpuctx->task_ctx;
+
+	if (!ctx)
+		return;
+	raw_spin_lock(&ctx->lock);
+	perf_ctx_update_time(ctx);
+	ctx_sched_out(ctx, false);
+	ctx_deactivate(ctx);
+	cpuctx->task_ctx = NULL;
+	raw_spin_unlock(&ctx->lock);
+}
+
+/**
+ * __perf_event_task_sched_in - the scheduler switched to @task
+ * @prev: the task that ran before
+ * @task: the task now running (current)
+ *
+ * Context: runqueue lock held, IRQs off.
+ */
+void __perf_event_task_sched_in(struct task_struct *prev,
+				struct task_struct *task)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_event_context *ctx;
+
+	ctx = rcu_dereference_sched(task->perf_event_ctxp);
+	if (!ctx || !cpuctx->online)
+		return;
+
+	perf_ctx_lock(cpuctx, ctx);
+	if (ctx->task != task || !ctx->nr_events) {
+		perf_ctx_unlock(cpuctx, ctx);
+		return;
+	}
+	ctx_activate(ctx);
+	cpuctx->task_ctx = ctx;
+	if (ctx->nr_hw_events) {
+		/* task pinned groups outrank CPU flexible ones */
+		perf_ctx_update_time(&cpuctx->ctx);
+		ctx_sched_out(&cpuctx->ctx, true);
+		perf_sched_in_all(cpuctx, ctx);
+	} else {
+		ctx_sched_in(ctx, false);
+		ctx_sched_in(ctx, true);
+	}
+	perf_ctx_unlock(cpuctx, ctx);
+}
+
+/* cross-CPU calls */
+
+struct perf_remote {
+	struct perf_event	*event;
+	struct perf_event_context *ctx;
+	perf_ctx_fn_t		fn;
+	void			*data;
+	int			ret;
+};
+
+/* IPI handler: run rc->fn if the context is (or can be made) active here. */
+static void perf_remote_fn(void *info)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_remote *rc = info;
+	struct perf_event_context *ctx = rc->ctx;
+
+	perf_ctx_lock(cpuctx, ctx);
+	if (ctx->task) {
+		if (ctx->task != current || !cpuctx->online) {
+			rc->ret = -EAGAIN;
+			goto out;
+		}
+		if (!ctx->is_active) {
+			/* the task runs but its context was not in yet */
+			ctx_activate(ctx);
+			cpuctx->task_ctx = ctx;
+		}
+	} else if (!ctx->is_active) {
+		/* a CPU context goes inactive only when its CPU goes down */
+		rc->ret = -EAGAIN;
+		goto out;
+	}
+	perf_ctx_update_time(ctx);
+	rc->fn(rc->event, ctx, rc->data);
+	if (ctx->task && ctx->is_active && !ctx->nr_events) {
+		ctx_deactivate(ctx);
+		cpuctx->task_ctx = NULL;
+	}
+	rc->ret = 0;
+out:
+	perf_ctx_unlock(cpuctx, ctx);
+}
+
+/**
+ * perf_ctx_call - run @fn against @event's context, wherever it lives
+ * @event: the event (its ctx is the context)
+ * @fn: called with ctx->lock held and IRQs off: on the CPU where the
+ *	context is active, or on this CPU when the context is not active
+ * @data: passed to @fn
+ *
+ * Context: process context, ctx->mutex held (the event stays in its ctx).
+ */
+void perf_ctx_call(struct perf_event *event, perf_ctx_fn_t fn, void *data)
+{
+	struct perf_event_context *ctx = event->ctx;
+	struct perf_remote rc = {
+		.event = event, .ctx = ctx, .fn = fn, .data = data,
+	};
+	struct task_struct *task = READ_ONCE(ctx->task);
+
+	lockdep_assert_held(&ctx->mutex);
+
+	if (!task) {
+		/*
+		 * A CPU context: run on its CPU, or here if that CPU is
+		 * offline (then nothing of the context is on a PMU).
+		 */
+		for (;;) {
+			rc.ret = 0;
+			if (!smp_call_function_single(ctx->cpu, perf_remote_fn,
+						      &rc, 1) && !rc.ret)
+				return;
+			raw_spin_lock_irq(&ctx->lock);
+			if (!ctx->is_active) {
+				fn(event, ctx, data);
+				raw_spin_unlock_irq(&ctx->lock);
+				return;
+			}
+			raw_spin_unlock_irq(&ctx->lock);
+			cpu_relax();
+		}
+	}
+
+	for (;;) {
+		if (task != TASK_TOMBSTONE && task_curr(task)) {
+			rc.ret = 0;
+			if (!smp_call_function_single(task_cpu(task),
+						      perf_remote_fn, &rc, 1) &&
+			    !rc.ret)
+				return;
+		}
+		raw_spin_lock_irq(&ctx->lock);
+		task = ctx->task;
+		if (ctx->is_active ||
+		    (task != TASK_TOMBSTONE && task_curr(task))) {
+			/* being switched in or out: try again */
+			raw_spin_unlock_irq(&ctx->lock);
+			cpu_relax();
+			continue;
+		}
+		fn(event, ctx, data);
+		raw_spin_unlock_irq(&ctx->lock);
+		return;
+	}
+}
+
+/* context allocation and lifetime */
+
+static void perf_ctx_init(struct perf_event_context *ctx)
+{
+	raw_spin_lock_init(&ctx->lock);
+	mutex_init(&ctx->mutex);
+	INIT_LIST_HEAD(&ctx->event_list);
+	INIT_LIST_HEAD(&ctx->pinned_groups);
+	INIT_LIST_HEAD(&ctx->flexible_groups);
+	refcount_set(&ctx->refcount, 1);
+}
+
+void perf_get_ctx(struct perf_event_context *ctx)
+{
+	refcount_inc(&ctx->refcount);
+}
+
+static void perf_free_ctx_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct perf_event_context, rcu_head));
+}
+
+/**
+ * perf_put_ctx - drop a reference to a context
+ * @ctx: the context; a task context is freed after an RCU grace period
+ *	(the sched hooks read task->perf_event_ctxp under RCU-sched)
+ */
+void perf_put_ctx(struct perf_event_context *ctx)
+{
+	if (!refcount_dec_and_test(&ctx->refcount))
+		return;
+	if (!ctx->task)
+		return;		/* per-CPU contexts are static */
+	if (ctx->task != TASK_TOMBSTONE)
+		put_task_struct(ctx->task);
+	call_rcu(&ctx->rcu_head, perf_free_ctx_rcu);
+}
+
+/**
+ * perf_find_get_context - the context a new event goes into
+ * @task: the target task, or NULL for a CPU event
+ * @cpu: the CPU of a CPU event
+ *
+ * Creates a task's context on first use.
+ * Return: the context with a reference held, or an ERR_PTR.
+ */
+struct perf_event_context *perf_find_get_context(struct task_struct *task,
+						 int cpu)
+{
+	struct perf_event_context *ctx, *new;
+
+	if (!task) {
+		ctx = &per_cpu(perf_cpu_ctx, cpu).ctx;
+		perf_get_ctx(ctx);
+		return ctx;
+	}
+
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return ERR_PTR(-ENOMEM);
+	perf_ctx_init(new);
+	new->cpu = -1;
+	get_task_struct(task);
+	new->task = task;
+
+	mutex_lock(&task->perf_event_mutex);
+	ctx = task->perf_event_ctxp;
+	if (ctx) {
+		perf_get_ctx(ctx);
+	} else if (task->flags & PF_EXITING) {
+		ctx = ERR_PTR(-ESRCH);
+	} else {
+		/* the context's own reference belongs to the task */
+		perf_get_ctx(new);
+		rcu_assign_pointer(task->perf_event_ctxp, new);
+		ctx = new;
+		new = NULL;
+	}
+	mutex_unlock(&task->perf_event_mutex);
+
+	if (new) {
+		put_task_struct(task);
+		kfree(new);
+	}
+	return ctx;
+}
+
+/* CPU hotplug: a CPU's context is active exactly while the CPU is online */
+
+static void perf_cpu_up_local(void *unused)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+
+	raw_spin_lock(&cpuctx->ctx.lock);
+	if (!cpuctx->online) {
+		cpuctx->online = 1;
+		ctx_activate(&cpuctx->ctx);
+		perf_sched_in_all(cpuctx, NULL);
+	}
+	raw_spin_unlock(&cpuctx->ctx.lock);
+}
+
+static void perf_cpu_down_local(void *unused)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_event_context *task_ctx = cpuctx->task_ctx;
+
+	perf_ctx_lock(cpuctx, task_ctx);
+	if (task_ctx) {
+		perf_ctx_update_time(task_ctx);
+		ctx_sched_out(task_ctx, false);
+		ctx_deactivate(task_ctx);
+		cpuctx->task_ctx = NULL;
+	}
+	if (cpuctx->online) {
+		perf_ctx_update_time(&cpuctx->ctx);
+		ctx_sched_out(&cpuctx->ctx, false);
+		ctx_deactivate(&cpuctx->ctx);
+		cpuctx->online = 0;
+	}
+	perf_ctx_unlock(cpuctx, task_ctx);
+}
+
+/**
+ * perf_event_init_cpu - hotplug "perf:prepare" and "perf:online" startup
+ * @cpu: the CPU coming up
+ *
+ * Runs twice per bring-up: once on a control CPU before @cpu runs, and
+ * once on @cpu itself; only the second makes its context active.
+ * Return: 0.
+ */
+int perf_event_init_cpu(unsigned int cpu)
+{
+	perf_swevent_init_cpu(cpu);
+	if (cpu == smp_processor_id() && cpu_online(cpu)) {
+		unsigned long flags;
+
+		local_irq_save(flags);
+		perf_cpu_up_local(NULL);
+		local_irq_restore(flags);
+	}
+	return 0;
+}
+
+/**
+ * perf_event_exit_cpu - hotplug teardown of the same two states
+ * @cpu: the CPU going down
+ *
+ * Takes every event of @cpu off the PMUs; CPU events stay in their context
+ * and count again when the CPU returns.
+ * Return: 0.
+ */
+int perf_event_exit_cpu(unsigned int cpu)
+{
+	if (cpu == smp_processor_id()) {
+		unsigned long flags;
+
+		local_irq_save(flags);
+		perf_cpu_down_local(NULL);
+		local_irq_restore(flags);
+	}
+	return 0;
+}
+
+/**
+ * perf_cpu_ctx_init - set up every possible CPU's context at boot
+ *
+ * The boot CPU is online already; the others come up through hotplug.
+ * Return: 0.
+ */
+int perf_cpu_ctx_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct perf_cpu_context *cpuctx = &per_cpu(perf_cpu_ctx, cpu);
+
+		perf_ctx_init(&cpuctx->ctx);
+		cpuctx->ctx.cpu = cpu;
+	}
+	perf_event_init_cpu(smp_processor_id());
+	return 0;
+}

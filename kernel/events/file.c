@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The file behind an event's descriptor: read(), poll(), ioctl(), fasync
+ * and close().  mmap() is not provided yet (the ring buffer is the sampling
+ * issue), so mmap() of an event fails with -ENODEV.
+ *
+ * All of these run in process context and take the event's ctx->mutex,
+ * which keeps the group stable while it is read or changed.
+ */
+#include <linux/compat.h>
+#include <linux/file.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/poll.h>
+#include <linux/trace_events.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+/* The id user space sees: an inherited event reports its parent's. */
+static u64 primary_id(struct perf_event *event)
+{
+	return event->parent ? event->parent->id : event->id;
+}
+
+static u64 event_lost(struct perf_event *event)
+{
+	return atomic64_read(&event->lost_samples);
+}
+
+/* Lay out one event's value, id and lost count as read_format asks. */
+static int put_entry(struct perf_event *event, u64 fmt, u64 *buf, u64 value)
+{
+	int n = 0;
+
+	buf[n++] = value;
+	if (fmt & PERF_FORMAT_ID)
+		buf[n++] = primary_id(event);
+	if (fmt & PERF_FORMAT_LOST)
+		buf[n++] = event_lost(event);
+	return n;
+}
+
+static ssize_t perf_read_group(struct perf_event *event, u64 fmt,
+			       char __user *ubuf)
+{
+	struct perf_event *leader = event->group_leader, *sibling;
+	u64 enabled, running, value;
+	u64 *buf;
+	int n = 0;
+	ssize_t ret;
+
+	buf = kmalloc(event->read_size, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+
+	perf_event_sync_group(leader, true);
+	buf[n++] = 1 + leader->nr_siblings;
+	value = perf_event_read_count(leader, &enabled, &running);
+	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		buf[n++] = enabled;
+	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		buf[n++] = running;
+	n += put_entry(leader, fmt, buf + n, value);
+	for_each_sibling_event(sibling, leader) {
+		value = perf_event_read_count(sibling, &enabled, &running);
+		n += put_entry(sibling, fmt, buf + n, value);
+	}
+
+	ret = n * sizeof(u64);
+	if (copy_to_user(ubuf, buf, ret))
+		ret = -EFAULT;
+	kfree(buf);
+	return ret;
+}
+
+static ssize_t perf_read_one(struct perf_event *event, u64 fmt,
+			     char __user *ubuf)
+{
+	u64 buf[5], enabled, running, value;
+	int n = 0;
+
+	perf_event_sync_group(event, false);
+	value = perf_event_read_count(event, &enabled, &running);
+	buf[n++] = value;
+	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		buf[n++] = enabled;
+	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		buf[n++] = running;
+	if (fmt & PERF_FORMAT_ID)
+		buf[n++] = primary_id(event);
+	if (fmt & PERF_FORMAT_LOST)
+		buf[n++] = event_lost(event);
+	if (copy_to_user(ubuf, buf, n * sizeof(u64)))
+		return -EFAULT;
+	return n * sizeof(u64);
+}
+
+static ssize_t perf_read(struct file *file, char __user *buf, size_t count,
+			 loff_t *ppos)
+{
+	struct perf_event *event = file->private_data;
+	struct perf_event_context *ctx = event->ctx;
+	u64 fmt = event->attr.read_format;
+	ssize_t ret;
+
+	/* a pinned group that could not be scheduled reads as end of file */
+	if (READ_ONCE(event->state) == PERF_EVENT_STATE_ERROR)
+		return 0;
+
+	mutex_lock(&ctx->mutex);
+	if (count < event->read_size) {
+		ret = -ENOSPC;
+	} else if (fmt & PERF_FORMAT_GROUP) {
+		perf_event_calc_sizes(event);
+		ret = count < event->read_size ? -ENOSPC :
+			perf_read_group(event, fmt, buf);
+	} else {
+		ret = perf_read_one(event, fmt, buf);
+	}
+	mutex_unlock(&ctx->mutex);
+	return ret;
+}
+
+/* The watched task is gone and no inherited copy still counts. */
+static bool event_hung_up(struct perf_event *event)
+{
+	bool alone;
+
+	if (READ_ONCE(event->state) > PERF_EVENT_STATE_EXIT)
+		return false;
+	mutex_lock(&event->child_mutex);
+	alone = list_empty(&event->child_list);
+	mutex_unlock(&event->child_mutex);
+	return alone;
+}
+
+static __poll_t perf_poll(struct file *file, poll_table *wait)
+{
+	struct perf_event *event = file->private_data;
+
+	poll_wait(file, &event->waitq, wait);
+	if (event_hung_up(event))
+		return EPOLLHUP;
+	if (READ_ONCE(event->state) == PERF_EVENT_STATE_ERROR &&
+	    event->attr.pinned)
+		return EPOLLHUP;
+	return 0;
+}
+
+/**
+ * perf_event_wakeup - wake poll() and SIGIO waiters
+ * @event: the event
+ *
+ * Context: process or IRQ context, not under ctx->lock (use
+ * perf_event_queue_wakeup() there).
+ */
+void perf_event_wakeup(struct perf_event *event)
+{
+	wake_up_all(&event->waitq);
+	kill_fasync(perf_event_fasync(event), SIGIO, POLL_IN);
+}
+
+typedef void (*perf_event_op_t)(struct perf_event *event);
+
+static void op_enable(struct perf_event *event)
+{
+	perf_event_do_enable(event);
+}
+
+static void op_disable(struct perf_event *event)
+{
+	perf_event_do_disable(event);
+}
+
+/* @op on @event and on the copies its children inherited */
+static void for_each_child(struct perf_event *event, perf_event_op_t op)
+{
+	struct perf_event *child;
+
+	op(event);
+	mutex_lock(&event->child_mutex);
+	list_for_each_entry(child, &event->child_list, child_list) {
+		struct perf_event_context *cctx = child->ctx;
+
+		/* a child lives in another task's context */
+		mutex_lock_nested(&cctx->mutex, SINGLE_DEPTH_NESTING);
+		op(child);
+		mutex_unlock(&cctx->mutex);
+	}
+	mutex_unlock(&event->child_mutex);
+}
+
+/* @op on a whole group (PERF_IOC_FLAG_GROUP) or on one event */
+static void perf_apply(struct perf_event *event, perf_event_op_t op,
+		       unsigned long flags)
+{
+	struct perf_event *leader = event->group_leader, *sibling;
+
+	if (!(flags & PERF_IOC_FLAG_GROUP)) {
+		for_each_child(event, op);
+		return;
+	}
+	for_each_child(leader, op);
+	for_each_sibling_event(sibling, leader)
+		for_each_child(sibling, op);
+}
+
+static int perf_modify_attr(struct perf_event *event,
+			    struct perf_event_attr __user *uattr)
+{
+	struct perf_event_attr attr;
+	int err;
+
+	err = perf_copy_attr(uattr, &attr);
+	if (err)
+		return err;
+	if (event->attr.type != attr.type)
+		return -EINVAL;
+#ifdef CONFIG_HAVE_HW_BREAKPOINT
+	if (attr.type == PERF_TYPE_BREAKPOINT) {
+		struct perf_event *child;
+
+		err = modify_user_hw_breakpoint_check(event, &attr, true);
+		if (err)
+			return err;
+		mutex_lock(&event->child_mutex);
+		list_for_each_entry(child, &event->child_list, child_list) {
+			err = modify_user_hw_breakpoint_check(child, &attr,
+							      true);
+			if (err)
+				break;
+		}
+		mutex_unlock(&event->child_mutex);
+		return err;
+	}
+#endif
+	return -EOPNOTSUPP;
+}
+
+static int perf_set_filter(struct perf_event *event, void __user *arg)
+{
+	char *filter;
+	int ret = -EINVAL;
+
+	filter = strndup_user(arg, PAGE_SIZE);
+	if (IS_ERR(filter))
+		return PTR_ERR(filter);
+#ifdef CONFIG_EVENT_TRACING
+	if (event->attr.type == PERF_TYPE_TRACEPOINT)
+		ret = ftrace_profile_set_filter(event, event->attr.config,
+						filter);
+#endif
+	kfree(filter);
+	return ret;
+}
+
+static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
+			      unsigned long arg)
+{
+	switch (cmd) {
+	case PERF_EVENT_IOC_ENABLE:
+		perf_apply(event, op_enable, arg);
+		return 0;
+	case PERF_EVENT_IOC_DISABLE:
+		perf_apply(event, op_disable, arg);
+		return 0;
+	case PERF_EVENT_IOC_RESET:
+		perf_apply(event, perf_event_reset, arg);
+		return 0;
+	case PERF_EVENT_IOC_REFRESH:
+		if (event->attr.inherit || !is_sampling_event(event) ||
+		    (int)arg <= 0)
+			return -EINVAL;
+		atomic_add(arg, &event->event_limit);
+		for_each_child(event, op_enable);
+		return 0;
+	case PERF_EVENT_IOC_PAUSE_OUTPUT:
+		/* no ring buffer can be mapped yet */
+		return -EINVAL;
+	case PERF_EVENT_IOC_SET_BPF:
+	case PERF_EVENT_IOC_QUERY_BPF:
+		return -EOPNOTSUPP;	/* CONFIG_BPF_SYSCALL is off */
+	case PERF_EVENT_IOC_SET_FILTER:
+		return perf_set_filter(event, (void __user *)arg);
+	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
+		return perf_modify_attr(event, (void __user *)arg);
+	}
+	return -ENOTTY;
+}
+
+static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct perf_event *event = file->private_data;
+	struct perf_event_context *ctx = event->ctx;
+	long ret;
+
+	switch (cmd) {
+	case PERF_EVENT_IOC_ID:
+		if (put_user(primary_id(event), (u64 __user *)arg))
+			return -EFAULT;
+		return 0;
+	case PERF_EVENT_IOC_PERIOD: {
+		u64 value;
+
+		if (copy_from_user(&value, (u64 __user *)arg, sizeof(value)))
+			return -EFAULT;
+		return perf_event_period(event, value);
+	}
+	case PERF_EVENT_IOC_SET_OUTPUT: {
+		struct fd out;
+		int fd = arg;
+
+		if (fd == -1)
+			return 0;	/* nothing is redirected: done */
+		out = fdget(fd);
+		if (!fd_file(out))
+			return -EBADF;
+		ret = is_perf_file(fd_file(out)) ? -EINVAL : -EBADF;
+		fdput(out);
+		return ret;
+	}
+	}
+
+	mutex_lock(&ctx->mutex);
+	ret = perf_ioctl_locked(event, cmd, arg);
+	mutex_unlock(&ctx->mutex);
+	return ret;
+}
+
+#ifdef CONFIG_COMPAT
+static long perf_compat_ioctl(struct file *file, unsigned int cmd,
+			      unsigned long arg)
+{
+	/* the ioctls taking a pointer encode the native pointer size */
+	switch (_IOC_NR(cmd)) {
+	case _IOC_NR(PERF_EVENT_IOC_SET_FILTER):
+	case _IOC_NR(PERF_EVENT_IOC_ID):
+	case _IOC_NR(PERF_EVENT_IOC_QUERY_BPF):
+	case _IOC_NR(PERF_EVENT_IOC_MODIFY_ATTRIBUTES):
+		if (_IOC_SIZE(cmd) == sizeof(compat_uptr_t)) {
+			cmd &= ~IOCSIZE_MASK;
+			cmd |= sizeof(void *) << IOCSIZE_SHIFT;
+		}
+		break;
+	}
+	return perf_ioctl(file, cmd, (unsigned long)compat_ptr(arg));
+}
+#else
+# define perf_compat_ioctl NULL
+#endif
+
+static int perf_fasync(int fd, struct file *filp, int on)
+{
+	struct perf_event *event = filp->private_data;
+	struct inode *inode = file_inode(filp);
+	int ret;
+
+	inode_lock(inode);
+	ret = fasync_helper(fd, filp, on, perf_event_fasync(event));
+	inode_unlock(inode);
+	return ret < 0 ? ret : 0;
+}
+
+static int perf_release(struct inode *inode, struct file *file)
+{
+	perf_event_release_kernel(file->private_data);
+	return 0;
+}
+
+const struct file_operations perf_fops = {
+	.release		= perf_release,
+	.read			= perf_read,
+	.poll			= perf_poll,
+	.unlocked_ioctl		= perf_ioctl,
+	.compat_ioctl		= perf_compat_ioctl,
+	.fasync			= perf_fasync,
+};
+
+bool is_perf_file(struct file *file)
+{
+	return file->f_op == &perf_fops;
+}
+
+/**
+ * perf_event_get - the event file behind a descriptor (BPF's use)
+ * @fd: the descriptor
+ *
+ * Return: the file with a reference, or ERR_PTR(-EBADF).
+ */
+struct file *perf_event_get(unsigned int fd)
+{
+	struct file *file = fget(fd);
+
+	if (!file)
+		return ERR_PTR(-EBADF);
+	if (!is_perf_file(file)) {
+		fput(file);
+		return ERR_PTR(-EBADF);
+	}
+	return file;
+}
+
+/**
+ * perf_get_event - the event of an event file
+ * @file: a file from perf_event_get()
+ *
+ * Return: the event, or ERR_PTR(-EINVAL) for another kind of file.
+ */
+const struct perf_event *perf_get_event(struct file *file)
+{
+	if (!is_perf_file(file))
+		return ERR_PTR(-EINVAL);
+	return file->private_data;
+}
+
+/**
+ * perf_event_attrs - the attributes of an event
+ * @event: the event
+ *
+ * Return: its attributes.
+ */
+const struct perf_event_attr *perf_event_attrs(struct perf_event *event)
+{
+	if (!event)
+		return ERR_PTR(-EINVAL);
+	return &event->attr;
+}

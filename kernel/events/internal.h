@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private interface between the files of kernel/events/.
+ *
+ * Files and what they own:
+ *  context.c   contexts, time accounting, scheduling events on and off the
+ *              PMUs at context switch, cross-CPU calls into a context
+ *  event.c     event allocation, groups, enable/disable, read, release
+ *  pmu.c       the PMU registry, its sysfs bus, perf_pmu_disable/enable
+ *  syscall.c   perf_event_open(): attr copy and validation, permissions
+ *  file.c      the event file: read, poll, ioctl, mmap, fasync, release
+ *  task.c      fork, exit, exec hooks and prctl enable/disable
+ *  swevent.c   the software PMU and the cpu-clock/task-clock PMUs
+ *  tracepoint.c the tracepoint and kprobe PMUs
+ *  hw_breakpoint.c breakpoint slots and the breakpoint PMU
+ *  overflow.c  overflow handling and (not yet) sample output
+ *  sysctl.c    the sysctl knobs and their handlers
+ */
+#ifndef _KERNEL_EVENTS_INTERNAL_H
+#define _KERNEL_EVENTS_INTERNAL_H
+
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+
+/* valid attr.read_format bits and sample_type bits */
+#define PERF_FORMAT_VALID	(PERF_FORMAT_MAX - 1)
+#define PERF_SAMPLE_VALID	(PERF_SAMPLE_MAX - 1)
+
+/* the task of a context whose task has exited */
+#define TASK_TOMBSTONE	((struct task_struct *)-1L)
+
+DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
+
+/* context.c */
+
+/*
+ * A function run against an event's context with ctx->lock held and IRQs
+ * off, on the CPU where the context is active, or on any CPU when it is
+ * not active.  @ctx->is_active tells which.
+ */
+typedef void (*perf_ctx_fn_t)(struct perf_event *event,
+			      struct perf_event_context *ctx, void *data);
+
+void perf_ctx_call(struct perf_event *event, perf_ctx_fn_t fn, void *data);
+u64 perf_clock(void);
+void perf_ctx_update_time(struct perf_event_context *ctx);
+void perf_event_update_time(struct perf_event *event);
+void perf_event_set_state(struct perf_event *event,
+			  enum perf_event_state state);
+int perf_group_sched_in(struct perf_event *leader,
+			struct perf_event_context *ctx);
+void perf_group_sched_out(struct perf_event *leader,
+			  struct perf_event_context *ctx);
+void perf_event_sched_out(struct perf_event *event,
+			  struct perf_event_context *ctx);
+void perf_ctx_resched(struct perf_event_context *ctx);
+struct perf_event_context *perf_find_get_context(struct task_struct *task,
+						 int cpu);
+void perf_get_ctx(struct perf_event_context *ctx);
+void perf_put_ctx(struct perf_event_context *ctx);
+void perf_ctx_lock(struct perf_cpu_context *cpuctx,
+		   struct perf_event_context *ctx);
+void perf_ctx_unlock(struct perf_cpu_context *cpuctx,
+		     struct perf_event_context *ctx);
+void perf_task_events_inc(void);
+void perf_task_events_dec(void);
+int perf_cpu_ctx_init(void);
+
+/* event.c */
+struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
+				    struct task_struct *task,
+				    struct perf_event *group_leader,
+				    struct perf_event *parent,
+				    perf_overflow_handler_t handler,
+				    void *context);
+void perf_event_free(struct perf_event *event);
+void perf_install_in_context(struct perf_event_context *ctx,
+			     struct perf_event *event);
+void perf_remove_from_context(struct perf_event *event);
+void perf_event_do_enable(struct perf_event *event);
+void perf_event_do_disable(struct perf_event *event);
+void perf_event_sync_group(struct perf_event *event, bool group);
+u64 perf_event_read_count(struct perf_event *event, u64 *enabled,
+			  u64 *running);
+void perf_event_reset(struct perf_event *event);
+void perf_event_queue_wakeup(struct perf_event *event);
+bool perf_event_valid_group(struct perf_event *event,
+			    struct perf_event *leader);
+void perf_event_calc_sizes(struct perf_event *event);
+u64 perf_event_next_id(void);
+void perf_event_ref(struct perf_event *event);
+void perf_event_unref(struct perf_event *event);
+
+/* pmu.c */
+int perf_init_event(struct perf_event *event);
+struct pmu *perf_pmu_by_type(int type);
+int perf_pmu_sysfs_init(void);
+
+/* syscall.c */
+int perf_copy_attr(struct perf_event_attr __user *uattr,
+		   struct perf_event_attr *attr);
+int perf_check_attr(struct perf_event_attr *attr);
+
+/* file.c */
+extern const struct file_operations perf_fops;
+bool is_perf_file(struct file *file);
+void perf_event_wakeup(struct perf_event *event);
+
+/* swevent.c */
+int perf_swevent_init_cpu(unsigned int cpu);
+void perf_swevent_event(struct perf_event *event, u64 nr,
+			struct perf_sample_data *data, struct pt_regs *regs);
+int perf_swevent_register(void);
+
+/* tracepoint.c */
+int perf_tp_register(void);
+
+/* hw_breakpoint.c is initialised from init_hw_breakpoint() */
+
+/* overflow.c */
+int perf_event_do_overflow(struct perf_event *event,
+			   struct perf_sample_data *data,
+			   struct pt_regs *regs, int throttle);
+
+/* sysctl.c */
+extern int perf_sample_period_ns;
+
+/*
+ * Is @event counting on this CPU for the current context?  Software events
+ * call this from their hooks before counting: they are on a per-CPU list
+ * only while scheduled in, so only the hardware-state bit needs checking.
+ */
+static inline bool perf_event_is_counting(struct perf_event *event)
+{
+	return !(event->hw.state & PERF_HES_STOPPED);
+}
+
+#endif /* _KERNEL_EVENTS_INTERNAL_H */

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PMU registry: types, lookup for a new event, and the sysfs bus
+ * /sys/bus/event_source through which user space learns each PMU's type
+ * number and event encodings.
+ *
+ * Types below PERF_TYPE_MAX are the fixed ones of the ABI (software 1,
+ * tracepoint 2, breakpoint 5; hardware PMUs may claim PERF_TYPE_RAW);
+ * everything else gets the lowest free number from PERF_TYPE_MAX up.
+ *
+ * Locking: pmus_lock (a mutex) serialises registration; lookups walk the
+ * list under SRCU because a PMU's event_init may sleep.
+ */
+#include <linux/device.h>
+#include <linux/idr.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/srcu.h>
+
+#include "internal.h"
+
+/* the default multiplexing interval of hardware PMUs */
+#define PERF_MUX_INTERVAL_MS	4
+
+static LIST_HEAD(pmus);
+static DEFINE_MUTEX(pmus_lock);
+DEFINE_STATIC_SRCU(pmus_srcu);
+static DEFINE_IDR(pmu_idr);
+static bool pmu_bus_running;
+
+static void nop_pmu(struct pmu *pmu)
+{
+}
+
+/**
+ * perf_pmu_disable - stop every counter of @pmu on this CPU (nestable)
+ * @pmu: the PMU
+ *
+ * Context: IRQs off or preemption off; pairs with perf_pmu_enable().
+ */
+void perf_pmu_disable(struct pmu *pmu)
+{
+	int *count = this_cpu_ptr(pmu->pmu_disable_count);
+
+	if (!(*count)++)
+		pmu->pmu_disable(pmu);
+}
+EXPORT_SYMBOL_GPL(perf_pmu_disable);
+
+/**
+ * perf_pmu_enable - undo one perf_pmu_disable()
+ * @pmu: the PMU
+ */
+void perf_pmu_enable(struct pmu *pmu)
+{
+	int *count = this_cpu_ptr(pmu->pmu_disable_count);
+
+	if (!--(*count))
+		pmu->pmu_enable(pmu);
+}
+EXPORT_SYMBOL_GPL(perf_pmu_enable);
+
+/* sysfs: the attributes every PMU device has */
+
+static ssize_t type_show(struct device *dev, struct device_attribute *attr,
+			 char *page)
+{
+	struct pmu *pmu = dev_get_drvdata(dev);
+
+	return sysfs_emit(page, "%d\n", pmu->type);
+}
+static DEVICE_ATTR_RO(type);
+
+static ssize_t perf_event_mux_interval_ms_show(struct device *dev,
+					       struct device_attribute *attr,
+					       char *page)
+{
+	struct pmu *pmu = dev_get_drvdata(dev);
+
+	return sysfs_emit(page, "%d\n", READ_ONCE(pmu->hrtimer_interval_ms));
+}
+
+static ssize_t perf_event_mux_interval_ms_store(struct device *dev,
+						struct device_attribute *attr,
+						const char *buf, size_t count)
+{
+	struct pmu *pmu = dev_get_drvdata(dev);
+	int ms, ret;
+
+	ret = kstrtoint(buf, 0, &ms);
+	if (ret)
+		return ret;
+	if (ms < 1)
+		return -EINVAL;
+	WRITE_ONCE(pmu->hrtimer_interval_ms, ms);
+	return count;
+}
+static DEVICE_ATTR_RW(perf_event_mux_interval_ms);
+
+static ssize_t nr_addr_filters_show(struct device *dev,
+				    struct device_attribute *attr, char *page)
+{
+	struct pmu *pmu = dev_get_drvdata(dev);
+
+	return sysfs_emit(page, "%d\n", pmu->nr_addr_filters);
+}
+static DEVICE_ATTR_RO(nr_addr_filters);
+
+static struct attribute *pmu_dev_attrs[] = {
+	&dev_attr_type.attr,
+	&dev_attr_perf_event_mux_interval_ms.attr,
+	&dev_attr_nr_addr_filters.attr,
+	NULL,
+};
+
+static umode_t pmu_dev_is_visible(struct kobject *kobj, struct attribute *a,
+				  int n)
+{
+	struct pmu *pmu = dev_get_drvdata(kobj_to_dev(kobj));
+
+	if (a == &dev_attr_nr_addr_filters.attr && !pmu->nr_addr_filters)
+		return 0;
+	return a->mode;
+}
+
+static const struct attribute_group pmu_dev_group = {
+	.attrs		= pmu_dev_attrs,
+	.is_visible	= pmu_dev_is_visible,
+};
+
+static const struct attribute_group *pmu_dev_groups[] = {
+	&pmu_dev_group,
+	NULL,
+};
+
+static const struct bus_type pmu_bus = {
+	.name		= "event_source",
+	.dev_groups	= pmu_dev_groups,
+};
+
+static void pmu_dev_release(struct device *dev)
+{
+	kfree(dev);
+}
+
+/* Give @pmu its device under /sys/bus/event_source/devices.  pmus_lock. */
+static int pmu_dev_alloc(struct pmu *pmu)
+{
+	struct device *dev;
+	int ret;
+
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+	device_initialize(dev);
+	dev->groups = pmu->attr_groups;
+	dev->parent = pmu->parent;
+	dev->bus = &pmu_bus;
+	dev->release = pmu_dev_release;
+	dev_set_drvdata(dev, pmu);
+	ret = dev_set_name(dev, "%s", pmu->name);
+	if (ret)
+		goto out_put;
+	ret = device_add(dev);
+	if (ret)
+		goto out_put;
+	if (pmu->attr_update) {
+		ret = sysfs_update_groups(&dev->kobj, pmu->attr_update);
+		if (ret) {
+			device_del(dev);
+			goto out_put;
+		}
+	}
+	pmu->dev = dev;
+	return 0;
+
+out_put:
+	put_device(dev);
+	return ret;
+}
+
+/**
+ * perf_event_sysfs_show - show() for PMU_EVENT_ATTR_STRING attributes
+ * @dev: the PMU device
+ * @attr: the attribute (inside a struct perf_pmu_events_attr)
+ * @page: output
+ *
+ * Return: bytes written.
+ */
+ssize_t perf_event_sysfs_show(struct device *dev, struct device_attribute *attr,
+			      char *page)
+{
+	struct perf_pmu_events_attr *pmu_attr =
+		container_of(attr, struct perf_pmu_events_attr, attr);
+
+	if (pmu_attr->event_str)
+		return sysfs_emit(page, "%s\n", pmu_attr->event_str);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(perf_event_sysfs_show);
+
+/**
+ * perf_pmu_register - make a PMU available to perf_event_open()
+ * @pmu: the PMU, filled in by the driver
+ * @name: its sysfs name, or NULL for none
+ * @type: a fixed PERF_TYPE_* it owns, or -1 for a dynamic type
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int perf_pmu_register(struct pmu *pmu, const char *name, int type)
+{
+	int ret;
+
+	pmu->pmu_disable_count = alloc_percpu(int);
+	if (!pmu->pmu_disable_count)
+		return -ENOMEM;
+
+	mutex_lock(&pmus_lock);
+	if (type >= 0)
+		ret = idr_alloc(&pmu_idr, pmu, type, type + 1, GFP_KERNEL);
+	else
+		ret = idr_alloc(&pmu_idr, pmu, PERF_TYPE_MAX, 0, GFP_KERNEL);
+	if (ret < 0)
+		goto fail;
+	pmu->type = ret;
+	pmu->name = name;
+
+	if (!pmu->pmu_enable || !pmu->pmu_disable) {
+		pmu->pmu_enable = nop_pmu;
+		pmu->pmu_disable = nop_pmu;
+	}
+	if (!pmu->hrtimer_interval_ms)
+		pmu->hrtimer_interval_ms = PERF_MUX_INTERVAL_MS;
+	if (!pmu->event_idx)
+		pmu->event_idx = NULL;
+	atomic_set(&pmu->exclusive_cnt, 0);
+
+	if (pmu_bus_running && name && !pmu->dev) {
+		ret = pmu_dev_alloc(pmu);
+		if (ret) {
+			idr_remove(&pmu_idr, pmu->type);
+			goto fail;
+		}
+	}
+	list_add_tail_rcu(&pmu->entry, &pmus);
+	mutex_unlock(&pmus_lock);
+	return 0;
+
+fail:
+	mutex_unlock(&pmus_lock);
+	free_percpu(pmu->pmu_disable_count);
+	pmu->pmu_disable_count = NULL;
+	return ret;
+}
+EXPORT_SYMBOL_GPL(perf_pmu_register);
+
+/**
+ * perf_pmu_unregister - remove a PMU; its events must be gone
+ * @pmu: the PMU
+ */
+void perf_pmu_unregister(struct pmu *pmu)
+{
+	mutex_lock(&pmus_lock);
+	list_del_rcu(&pmu->entry);
+	idr_remove(&pmu_idr, pmu->type);
+	mutex_unlock(&pmus_lock);
+	synchronize_srcu(&pmus_srcu);
+
+	if (pmu->dev && pmu->dev != PMU_NULL_DEV) {
+		device_del(pmu->dev);
+		put_device(pmu->dev);
+	}
+	free_percpu(pmu->pmu_disable_count);
+}
+EXPORT_SYMBOL_GPL(perf_pmu_unregister);
+
+/* Offer @event to @pmu.  SRCU read side held. */
+static int perf_try_init_event(struct pmu *pmu, struct perf_event *event)
+{
+	int ret;
+
+	if (!try_module_get(pmu->module))
+		return -ENODEV;
+	event->pmu = pmu;
+	ret = pmu->event_init(event);
+	if (!ret && (pmu->capabilities & PERF_PMU_CAP_NO_EXCLUDE) &&
+	    event_has_any_exclude_flag(event)) {
+		if (event->destroy)
+			event->destroy(event);
+		event->destroy = NULL;
+		ret = -EINVAL;
+	}
+	if (ret) {
+		event->pmu = NULL;
+		module_put(pmu->module);
+	}
+	return ret;
+}
+
+struct pmu *perf_pmu_by_type(int type)
+{
+	struct pmu *pmu;
+
+	rcu_read_lock();
+	pmu = idr_find(&pmu_idr, type);
+	rcu_read_unlock();
+	return pmu;
+}
+
+/*
+ * Which PMU takes @event: the one owning attr.type; for generic hardware
+ * events the PMU named in config's upper half, or any PMU that accepts
+ * them; for unknown types, any PMU that claims the event.  A PMU may also
+ * redirect an event by rewriting attr.type and refusing it (the software
+ * PMU does that for the clocks).
+ */
+static int perf_find_pmu(struct perf_event *event)
+{
+	bool extended = false;
+	struct pmu *pmu;
+	int type, ret;
+
+	if (event->parent && event->parent->pmu) {
+		if (!perf_try_init_event(event->parent->pmu, event))
+			return 0;
+	}
+
+	type = event->attr.type;
+	if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE) {
+		type = event->attr.config >> PERF_PMU_TYPE_SHIFT;
+		if (!type) {
+			type = PERF_TYPE_RAW;
+		} else {
+			extended = true;
+			event->attr.config &= PERF_HW_EVENT_MASK;
+		}
+	}
+
+again:
+	pmu = perf_pmu_by_type(type);
+	if (pmu) {
+		if (event->attr.type != type && type != PERF_TYPE_RAW &&
+		    !(pmu->capabilities & PERF_PMU_CAP_EXTENDED_HW_TYPE))
+			return -ENOENT;
+		ret = perf_try_init_event(pmu, event);
+		if (ret == -ENOENT && event->attr.type != type && !extended) {
+			type = event->attr.type;
+			goto again;
+		}
+		return ret;
+	}
+
+	list_for_each_entry_srcu(pmu, &pmus, entry,
+				 srcu_read_lock_held(&pmus_srcu)) {
+		ret = perf_try_init_event(pmu, event);
+		if (ret != -ENOENT)
+			return ret;
+	}
+	return -ENOENT;
+}
+
+/**
+ * perf_init_event - find the PMU for a new event and let it set it up
+ * @event: the event being allocated
+ *
+ * Context: process context, may sleep.
+ * Return: 0 (event->pmu set, module pinned) or a negative errno.
+ */
+int perf_init_event(struct perf_event *event)
+{
+	struct pmu *pmu;
+	int idx, ret;
+
+	idx = srcu_read_lock(&pmus_srcu);
+	ret = perf_find_pmu(event);
+	srcu_read_unlock(&pmus_srcu, idx);
+	if (ret)
+		return ret;
+
+	pmu = event->pmu;
+	if (pmu->task_ctx_nr == perf_sw_context)
+		event->event_caps |= PERF_EV_CAP_SOFTWARE;
+	/* uncore-style PMUs count per CPU only */
+	if (pmu->task_ctx_nr == perf_invalid_context && event->hw.target) {
+		if (event->destroy)
+			event->destroy(event);
+		event->destroy = NULL;
+		module_put(pmu->module);
+		event->pmu = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * perf_pmu_sysfs_init - start the event_source bus
+ *
+ * PMUs registered before this (the core's own, early drivers) get their
+ * devices now; later ones get them as they register.
+ * Return: 0 or a negative errno.
+ */
+int perf_pmu_sysfs_init(void)
+{
+	struct pmu *pmu;
+	int ret;
+
+	mutex_lock(&pmus_lock);
+	ret = bus_register(&pmu_bus);
+	if (ret)
+		goto unlock;
+	list_for_each_entry(pmu, &pmus, entry) {
+		if (!pmu->name || pmu->dev)
+			continue;
+		ret = pmu_dev_alloc(pmu);
+		if (ret)
+			pr_warn("perf: no sysfs device for PMU %s: %d\n",
+				pmu->name, ret);
+	}
+	pmu_bus_running = true;
+	ret = 0;
+unlock:
+	mutex_unlock(&pmus_lock);
+	return ret;
+}

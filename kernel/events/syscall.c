@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_event_open(2): copying and checking the attributes, the permission
+ * rules, and building the event with its file descriptor.
+ *
+ * The order of the checks is part of the ABI: when an attr is wrong in two
+ * ways, user space sees the errno of the first check upstream makes, so
+ * tools that probe features by errno keep working.
+ */
+#include <linux/anon_inodes.h>
+#include <linux/capability.h>
+#include <linux/file.h>
+#include <linux/ptrace.h>
+#include <linux/sched/signal.h>
+#include <linux/syscalls.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+#define PERF_FLAG_ALL	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
+			 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
+
+/* the largest read() or sample header an event may need */
+#define PERF_MAX_READ_SIZE	(16 * 1024)
+
+/**
+ * perf_allow_kernel - may the caller observe kernel execution?
+ *
+ * Return: 0, or -EACCES when perf_event_paranoid > 1 and the caller lacks
+ * CAP_PERFMON (or CAP_SYS_ADMIN).
+ */
+int perf_allow_kernel(void)
+{
+	if (sysctl_perf_event_paranoid > 1 && !perfmon_capable())
+		return -EACCES;
+	return security_perf_event_open(PERF_SECURITY_KERNEL);
+}
+EXPORT_SYMBOL_GPL(perf_allow_kernel);
+
+static int perf_check_branch_type(struct perf_event_attr *attr)
+{
+	u64 mask = attr->branch_sample_type;
+
+	if (mask & ~(PERF_SAMPLE_BRANCH_MAX - 1))
+		return -EINVAL;
+	/* some branch kind must be asked for, not only privilege levels */
+	if (!(mask & ~PERF_SAMPLE_BRANCH_PLM_ALL))
+		return -EINVAL;
+	if (!(mask & PERF_SAMPLE_BRANCH_PLM_ALL)) {
+		/* no level given: the event's own exclude bits decide */
+		if (!attr->exclude_kernel)
+			mask |= PERF_SAMPLE_BRANCH_KERNEL;
+		if (!attr->exclude_user)
+			mask |= PERF_SAMPLE_BRANCH_USER;
+		if (!attr->exclude_hv)
+			mask |= PERF_SAMPLE_BRANCH_HV;
+		attr->branch_sample_type = mask;
+	}
+	if (mask & PERF_SAMPLE_BRANCH_PERM_PLM)
+		return perf_allow_kernel();
+	return 0;
+}
+
+/**
+ * perf_copy_attr - fetch perf_event_attr from user space and check it
+ * @uattr: the user's copy; attr.size says how much of it there is
+ * @attr: where to put it, zero-extended to our size
+ *
+ * A size we do not know is fine if the bytes beyond ours are zero; if they
+ * are not, user space learns our size from -E2BIG and uattr->size.
+ *
+ * Return: 0 or a negative errno.
+ */
+int perf_copy_attr(struct perf_event_attr __user *uattr,
+		   struct perf_event_attr *attr)
+{
+	int intr_err = 0;
+	u32 size;
+	int ret;
+
+	memset(attr, 0, sizeof(*attr));
+	if (get_user(size, &uattr->size))
+		return -EFAULT;
+	if (!size)
+		size = PERF_ATTR_SIZE_VER0;
+	if (size < PERF_ATTR_SIZE_VER0 || size > PAGE_SIZE)
+		goto too_big;
+
+	ret = copy_struct_from_user(attr, sizeof(*attr), uattr, size);
+	if (ret == -E2BIG)
+		goto too_big;
+	if (ret)
+		return ret;
+	attr->size = size;
+
+	if (attr->__reserved_1 || attr->__reserved_2 || attr->__reserved_3)
+		return -EINVAL;
+	if (attr->sample_type & ~PERF_SAMPLE_VALID)
+		return -EINVAL;
+	if (attr->read_format & ~PERF_FORMAT_VALID)
+		return -EINVAL;
+
+	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK) {
+		ret = perf_check_branch_type(attr);
+		if (ret)
+			return ret;
+	}
+	if (attr->sample_type & PERF_SAMPLE_REGS_USER) {
+		ret = perf_reg_validate(attr->sample_regs_user);
+		if (ret)
+			return ret;
+	}
+	if (attr->sample_type & PERF_SAMPLE_STACK_USER) {
+		if (attr->sample_stack_user >= USHRT_MAX ||
+		    !IS_ALIGNED(attr->sample_stack_user, sizeof(u64)))
+			return -EINVAL;
+	}
+	if (!attr->sample_max_stack)
+		attr->sample_max_stack = sysctl_perf_event_max_stack;
+	/*
+	 * A bad interrupt register mask is reported only if nothing below
+	 * fails first: upstream's order, which tools have come to rely on.
+	 */
+	if (attr->sample_type & PERF_SAMPLE_REGS_INTR)
+		intr_err = perf_reg_validate(attr->sample_regs_intr);
+	if (attr->sample_type & PERF_SAMPLE_CGROUP)
+		return -EINVAL;		/* no cgroup support is built */
+	if ((attr->sample_type & PERF_SAMPLE_WEIGHT) &&
+	    (attr->sample_type & PERF_SAMPLE_WEIGHT_STRUCT))
+		return -EINVAL;
+	if (!attr->inherit && attr->inherit_thread)
+		return -EINVAL;
+	if (attr->remove_on_exec && attr->enable_on_exec)
+		return -EINVAL;
+	if (attr->sigtrap && !attr->remove_on_exec)
+		return -EINVAL;
+	return intr_err;
+
+too_big:
+	put_user(sizeof(*attr), &uattr->size);
+	return -E2BIG;
+}
+
+/* Checks that need the caller's privileges, in upstream's order. */
+static int perf_check_privilege(struct perf_event_attr *attr)
+{
+	int err;
+
+	if (perf_paranoid_any() && !capable(CAP_SYS_ADMIN))
+		return -EACCES;
+	err = security_perf_event_open(PERF_SECURITY_OPEN);
+	if (err)
+		return err;
+	if (!attr->exclude_kernel || attr->text_poke ||
+	    ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	     !attr->exclude_callchain_kernel)) {
+		err = perf_allow_kernel();
+		if (err)
+			return err;
+	}
+	if (attr->namespaces && !perfmon_capable())
+		return -EACCES;
+	if (attr->freq) {
+		if (attr->sample_freq > sysctl_perf_event_sample_rate)
+			return -EINVAL;
+	} else if (attr->sample_period & (1ULL << 63)) {
+		return -EINVAL;
+	}
+	if (attr->sample_type & PERF_SAMPLE_PHYS_ADDR) {
+		err = perf_allow_kernel();
+		if (err)
+			return err;
+	}
+	if (attr->sample_type & PERF_SAMPLE_REGS_INTR)
+		return security_locked_down(LOCKDOWN_PERF);
+	return 0;
+}
+
+/* The task @pid names, with a reference; 0 is the caller. */
+static struct task_struct *perf_find_task(pid_t pid)
+{
+	struct task_struct *task;
+
+	rcu_read_lock();
+	task = pid ? find_task_by_vpid(pid) : current;
+	if (task)
+		get_task_struct(task);
+	rcu_read_unlock();
+	return task ? task : ERR_PTR(-ESRCH);
+}
+
+/*
+ * May the caller watch @task?  The same rule as reading its memory through
+ * ptrace; sigtrap also sends signals to it, so it needs attach rights or
+ * CAP_KILL over it.  Called with the task's exec_update_lock held, so the
+ * credentials cannot change under us through exec.
+ */
+static bool perf_may_watch(struct perf_event_attr *attr,
+			   struct task_struct *task)
+{
+	unsigned int mode = PTRACE_MODE_READ_REALCREDS;
+	bool capable = perfmon_capable();
+
+	if (attr->sigtrap) {
+		rcu_read_lock();
+		capable &= ns_capable(__task_cred(task)->user_ns, CAP_KILL);
+		rcu_read_unlock();
+		mode = PTRACE_MODE_ATTACH_REALCREDS;
+	}
+	return capable || ptrace_may_access(task, mode);
+}
+
+/* The event's file, taken from a group_fd; -EBADF if it is not ours. */
+static int perf_fget(int fd, struct fd *out)
+{
+	struct fd f = fdget(fd);
+
+	if (!fd_file(f))
+		return -EBADF;
+	if (!is_perf_file(fd_file(f))) {
+		fdput(f);
+		return -EBADF;
+	}
+	*out = f;
+	return 0;
+}
+
+/* The hardware PMU of a group, if any member has one. */
+static struct pmu *group_hw_pmu(struct perf_event *leader)
+{
+	struct perf_event *sibling;
+
+	if (!is_software_event(leader))
+		return leader->pmu;
+	for_each_sibling_event(sibling, leader)
+		if (!is_software_event(sibling))
+			return sibling->pmu;
+	return NULL;
+}
+
+/*
+ * Can @event join @leader's group?  ctx->mutex held.  Return an errno as
+ * upstream does for the same mistake.
+ */
+static int perf_check_group(struct perf_event *event,
+			    struct perf_event *leader,
+			    struct perf_event_context *ctx)
+{
+	struct pmu *hw;
+	u16 size;
+
+	if (leader->group_leader != leader)
+		return -EINVAL;
+	if (leader->clock != event->clock || leader->cpu != event->cpu ||
+	    leader->ctx != ctx)
+		return -EINVAL;
+	if (leader->state <= PERF_EVENT_STATE_EXIT)
+		return -ENODEV;
+	if (event->attr.exclusive || event->attr.pinned)
+		return -EINVAL;
+	if (!is_software_event(event)) {
+		hw = group_hw_pmu(leader);
+		if (hw && hw != event->pmu)
+			return -EINVAL;
+	}
+	/* a group read must fit in what read() can return */
+	size = sizeof(u64) * (leader->nr_siblings + 3) * 3;
+	if (size > PERF_MAX_READ_SIZE)
+		return -E2BIG;
+	return 0;
+}
+
+/**
+ * sys_perf_event_open - open a performance event
+ * @attr_uptr: the attributes
+ * @pid: the task (0: the caller), or -1 for every task on @cpu
+ * @cpu: the CPU, or -1 for every CPU the task runs on
+ * @group_fd: the group leader's fd, or -1
+ * @flags: PERF_FLAG_*
+ *
+ * Return: a new file descriptor or a negative errno.
+ */
+SYSCALL_DEFINE5(perf_event_open,
+		struct perf_event_attr __user *, attr_uptr,
+		pid_t, pid, int, cpu, int, group_fd, unsigned long, flags)
+{
+	struct perf_event *group_leader = NULL, *event;
+	struct task_struct *task = NULL;
+	struct perf_event_context *ctx;
+	struct perf_event_attr attr;
+	struct fd group = EMPTY_FD;
+	int f_flags = O_RDWR;
+	struct file *file;
+	int event_fd, err;
+
+	if (flags & ~PERF_FLAG_ALL)
+		return -EINVAL;
+
+	err = perf_copy_attr(attr_uptr, &attr);
+	if (err)
+		return err;
+	err = perf_check_privilege(&attr);
+	if (err)
+		return err;
+
+	/* cgroup events are not built (CONFIG_CGROUP_PERF is off) */
+	if ((flags & PERF_FLAG_PID_CGROUP) && (pid == -1 || cpu == -1))
+		return -EINVAL;
+
+	if (flags & PERF_FLAG_FD_CLOEXEC)
+		f_flags |= O_CLOEXEC;
+	event_fd = get_unused_fd_flags(f_flags);
+	if (event_fd < 0)
+		return event_fd;
+
+	if (group_fd != -1) {
+		err = perf_fget(group_fd, &group);
+		if (err)
+			goto err_fd;
+		group_leader = fd_file(group)->private_data;
+		if (group_leader->state <= PERF_EVENT_STATE_EXIT) {
+			err = -ENODEV;
+			goto err_group;
+		}
+		if (flags & PERF_FLAG_FD_OUTPUT) {
+			/* redirecting output needs the ring buffer: not built */
+			err = -EINVAL;
+			goto err_group;
+		}
+		if (flags & PERF_FLAG_FD_NO_GROUP)
+			group_leader = NULL;
+	}
+
+	if (pid != -1 && !(flags & PERF_FLAG_PID_CGROUP)) {
+		task = perf_find_task(pid);
+		if (IS_ERR(task)) {
+			err = PTR_ERR(task);
+			task = NULL;
+			goto err_group;
+		}
+	}
+	if (task && group_leader &&
+	    group_leader->attr.inherit != attr.inherit) {
+		err = -EINVAL;
+		goto err_task;
+	}
+	if (attr.sigtrap && !task) {
+		err = -EINVAL;
+		goto err_task;
+	}
+	if (attr.inherit && (attr.sample_type & PERF_SAMPLE_READ) &&
+	    !(attr.sample_type & PERF_SAMPLE_TID)) {
+		err = -EINVAL;
+		goto err_task;
+	}
+
+	event = perf_event_alloc(&attr, cpu, task, group_leader, NULL,
+				 NULL, NULL);
+	if (IS_ERR(event)) {
+		err = PTR_ERR(event);
+		goto err_task;
+	}
+	if (flags & PERF_FLAG_PID_CGROUP) {
+		err = -EINVAL;	/* cgroup events are not built */
+		goto err_alloc;
+	}
+	if (is_sampling_event(event) &&
+	    (event->pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT)) {
+		err = -EOPNOTSUPP;
+		goto err_alloc;
+	}
+	if (attr.use_clockid) {
+		/* only the default clock is built so far */
+		err = -EINVAL;
+		goto err_alloc;
+	}
+
+	if (task) {
+		err = down_read_interruptible(&task->signal->exec_update_lock);
+		if (err)
+			goto err_alloc;
+		if (!perf_may_watch(&attr, task)) {
+			err = -EACCES;
+			goto err_cred;
+		}
+	}
+
+	ctx = perf_find_get_context(task, cpu);
+	if (IS_ERR(ctx)) {
+		err = PTR_ERR(ctx);
+		goto err_cred;
+	}
+
+	mutex_lock(&ctx->mutex);
+	if (task && READ_ONCE(ctx->task) == TASK_TOMBSTONE) {
+		err = -ESRCH;
+		goto err_locked;
+	}
+	if (!task && !per_cpu(perf_cpu_ctx, cpu).online) {
+		err = -ENODEV;
+		goto err_locked;
+	}
+	if (group_leader) {
+		err = perf_check_group(event, group_leader, ctx);
+		if (err)
+			goto err_locked;
+	}
+
+	file = anon_inode_getfile("[perf_event]", &perf_fops, event, f_flags);
+	if (IS_ERR(file)) {
+		err = PTR_ERR(file);
+		goto err_locked;
+	}
+	event->filp = file;
+	event->ctx = ctx;
+	perf_install_in_context(ctx, event);
+	mutex_unlock(&ctx->mutex);
+
+	if (task) {
+		up_read(&task->signal->exec_update_lock);
+		put_task_struct(task);
+	}
+
+	/* prctl(PR_TASK_PERF_EVENTS_*) acts on the events a task created */
+	mutex_lock(&current->perf_event_mutex);
+	event->owner = current;
+	list_add_tail(&event->owner_entry, &current->perf_event_list);
+	mutex_unlock(&current->perf_event_mutex);
+
+	fdput(group);
+	fd_install(event_fd, file);
+	return event_fd;
+
+err_locked:
+	mutex_unlock(&ctx->mutex);
+	perf_put_ctx(ctx);
+err_cred:
+	if (task)
+		up_read(&task->signal->exec_update_lock);
+err_alloc:
+	perf_event_free(event);
+err_task:
+	if (task)
+		put_task_struct(task);
+err_group:
+	fdput(group);
+err_fd:
+	put_unused_fd(event_fd);
+	return err;
+}

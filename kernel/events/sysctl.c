@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The perf sysctls under /proc/sys/kernel/.  kernel/sysctl.c owns the table
+ * entries; the variables and the handlers with side effects live here.
+ *
+ * perf_event_paranoid: 3 (a distribution's level, CONFIG_SECURITY_PERF_
+ *   EVENTS_RESTRICT) refuses every unprivileged open; 2 refuses kernel
+ *   profiling, 1 CPU-wide events, 0 raw tracepoint data; -1 allows all.
+ * perf_event_max_sample_rate and perf_cpu_time_max_percent bound the time
+ *   spent in sampling interrupts; the rate is lowered automatically when
+ *   samples take longer than their share (see perf_sample_event_took()).
+ */
+#include <linux/kernel.h>
+#include <linux/percpu.h>
+#include <linux/sysctl.h>
+
+#include "internal.h"
+
+#define DEFAULT_MAX_SAMPLE_RATE		100000
+#define DEFAULT_CPU_TIME_MAX_PERCENT	25
+
+#ifdef CONFIG_SECURITY_PERF_EVENTS_RESTRICT
+int sysctl_perf_event_paranoid __read_mostly = 3;
+#else
+int sysctl_perf_event_paranoid __read_mostly = 2;
+#endif
+
+/* kiB a user may lock for ring buffers beyond RLIMIT_MEMLOCK: 512 + a page */
+int sysctl_perf_event_mlock __read_mostly = 512 + (PAGE_SIZE / 1024);
+
+int sysctl_perf_event_sample_rate __read_mostly = DEFAULT_MAX_SAMPLE_RATE;
+int sysctl_perf_cpu_time_max_percent __read_mostly =
+	DEFAULT_CPU_TIME_MAX_PERCENT;
+
+int perf_sample_period_ns __read_mostly =
+	NSEC_PER_SEC / DEFAULT_MAX_SAMPLE_RATE;
+
+/* ns a sample may take on average before the rate is lowered; 0: no limit */
+static u64 perf_sample_allowed_ns __read_mostly =
+	NSEC_PER_SEC / DEFAULT_MAX_SAMPLE_RATE *
+	DEFAULT_CPU_TIME_MAX_PERCENT / 100;
+
+static void perf_update_sample_budget(void)
+{
+	u64 ns = (u64)perf_sample_period_ns * sysctl_perf_cpu_time_max_percent;
+
+	ns = div_u64(ns, 100);
+	WRITE_ONCE(perf_sample_allowed_ns, ns ? ns : 1);
+}
+
+/**
+ * perf_event_max_sample_rate_handler - perf_event_max_sample_rate
+ * @table: the sysctl entry
+ * @write: a write?
+ * @buffer: data
+ * @lenp: its length
+ * @ppos: file position
+ *
+ * With throttling off (cpu_time_max_percent 0 or 100) the rate may not be
+ * changed: nothing would stop the machine from drowning in interrupts.
+ * Return: 0 or a negative errno.
+ */
+int perf_event_max_sample_rate_handler(const struct ctl_table *table, int write,
+				       void *buffer, size_t *lenp,
+				       loff_t *ppos)
+{
+	int pct = sysctl_perf_cpu_time_max_percent;
+	int ret;
+
+	if (write && (pct == 100 || pct == 0))
+		return -EINVAL;
+	ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+	if (ret || !write)
+		return ret;
+	perf_sample_period_ns = NSEC_PER_SEC / sysctl_perf_event_sample_rate;
+	perf_update_sample_budget();
+	return 0;
+}
+
+/**
+ * perf_cpu_time_max_percent_handler - perf_cpu_time_max_percent
+ * @table: the sysctl entry
+ * @write: a write?
+ * @buffer: data
+ * @lenp: its length
+ * @ppos: file position
+ *
+ * Return: 0 or a negative errno.
+ */
+int perf_cpu_time_max_percent_handler(const struct ctl_table *table, int write,
+				      void *buffer, size_t *lenp, loff_t *ppos)
+{
+	int ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+
+	if (ret || !write)
+		return ret;
+	if (sysctl_perf_cpu_time_max_percent == 100 ||
+	    sysctl_perf_cpu_time_max_percent == 0) {
+		pr_warn("perf: interrupt throttling is off; sampling can stall the machine\n");
+		WRITE_ONCE(perf_sample_allowed_ns, 0);
+	} else {
+		perf_update_sample_budget();
+	}
+	return 0;
+}
+
+/**
+ * perf_sample_event_took - account the time one sampling interrupt took
+ * @sample_len_ns: its length
+ *
+ * Context: IRQ or NMI.  Lowering the rate is the sampling issue's work; for
+ * now only the budget check exists.
+ */
+void perf_sample_event_took(u64 sample_len_ns)
+{
+	if (!READ_ONCE(perf_sample_allowed_ns))
+		return;
+}
+
+/* callchain limits: changed only while no event collects callchains */
+int sysctl_perf_event_max_stack __read_mostly = PERF_MAX_STACK_DEPTH;
+int sysctl_perf_event_max_contexts_per_stack __read_mostly =
+	PERF_MAX_CONTEXTS_PER_STACK;
+
+static DEFINE_MUTEX(callchain_mutex);
+static int nr_callchain_users;
+
+/**
+ * perf_event_max_stack_handler - perf_event_max_stack and
+ * perf_event_max_contexts_per_stack (table->data says which)
+ * @table: the sysctl entry
+ * @write: a write?
+ * @buffer: data
+ * @lenp: its length
+ * @ppos: file position
+ *
+ * Return: 0, -EBUSY while callchain buffers are in use, or another errno.
+ */
+int perf_event_max_stack_handler(const struct ctl_table *table, int write,
+				 void *buffer, size_t *lenp, loff_t *ppos)
+{
+	struct ctl_table tmp = *table;
+	int *value = table->data;
+	int new = *value, ret;
+
+	tmp.data = &new;
+	ret = proc_dointvec_minmax(&tmp, write, buffer, lenp, ppos);
+	if (ret || !write)
+		return ret;
+	mutex_lock(&callchain_mutex);
+	if (nr_callchain_users)
+		ret = -EBUSY;
+	else
+		*value = new;
+	mutex_unlock(&callchain_mutex);
+	return ret;
+}
+
+/**
+ * get_callchain_buffers - take a callchain user reference
+ * @max_stack: the deepest callchain the event asks for
+ *
+ * Callchain sampling is not built yet: the sampling issue adds the buffers.
+ * Return: -EOPNOTSUPP.
+ */
+int get_callchain_buffers(int max_stack)
+{
+	return -EOPNOTSUPP;
+}
+
+/**
+ * put_callchain_buffers - drop a callchain user reference
+ */
+void put_callchain_buffers(void)
+{
+	mutex_lock(&callchain_mutex);
+	if (nr_callchain_users)
+		nr_callchain_users--;
+	mutex_unlock(&callchain_mutex);
+}
