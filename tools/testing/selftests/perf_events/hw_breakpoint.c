@@ -58,7 +58,7 @@ static inline void force_load(long x)
 }
 
 /* hide a pointer's value, so a call through it is never inlined */
-#define OPAQUE(f) ({ __typeof__(&(f)) __p = &(f); asm volatile("" : "+r"(__p)); __p; })
+#define OPAQUE(f) ({ __auto_type __p = (f); asm volatile("" : "+r"(__p)); __p; })
 
 /* Watched by the tests; nothing else writes them. */
 static long watched;

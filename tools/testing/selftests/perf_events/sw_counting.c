@@ -4,9 +4,10 @@
  *
  * Every count asserted exactly here is exact by construction: the
  * measured region is entered and left with ioctl() on an event opened
- * disabled, and every code and stack page the region touches has been
- * touched once before (a warm-up pass through the same functions), so
- * the only page faults inside are the ones the test provokes on purpose.
+ * disabled, every page the process already has is mapped in beforehand
+ * (prefault_self()) and the region's path is run once unmeasured (a
+ * warm-up pass through the same functions), so the only page faults
+ * inside are the ones the test provokes on purpose.
  * Where upstream itself is inexact (context switches taken by timer
  * ticks, clock granularity) the slack is stated next to the assertion.
  */
@@ -45,7 +46,7 @@ static inline void compiler_barrier(void)
  * is a real call to the one out-of-line copy: the warm-up pass and the
  * measured pass then run the very same code pages.
  */
-#define OPAQUE(f) ({ __typeof__(&(f)) __p = &(f); asm volatile("" : "+r"(__p)); __p; })
+#define OPAQUE(f) ({ __auto_type __p = (f); asm volatile("" : "+r"(__p)); __p; })
 
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 			       int cpu, int group_fd, unsigned long flags)
