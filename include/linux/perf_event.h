@@ -224,6 +224,8 @@ struct hw_perf_event {
 #define PERF_PMU_CAP_NO_EXCLUDE			0x0040
 #define PERF_PMU_CAP_AUX_OUTPUT			0x0080
 #define PERF_PMU_CAP_EXTENDED_HW_TYPE		0x0100
+#define PERF_PMU_CAP_AUX_PAUSE			0x0200
+#define PERF_PMU_CAP_AUX_PREFER_LARGE		0x0400
 
 /* a pmu that wants no sysfs device */
 #define PMU_NULL_DEV	((void *)(~0UL))
@@ -340,6 +342,8 @@ typedef void (*perf_overflow_handler_t)(struct perf_event *,
 #define PERF_ATTACH_ITRACE	0x0010
 #define PERF_ATTACH_SCHED_CB	0x0020
 #define PERF_ATTACH_CHILD	0x0040
+#define PERF_ATTACH_EXCLUSIVE	0x0080
+#define PERF_ATTACH_CALLCHAIN	0x0100
 
 /**
  * struct perf_event - one counter, as opened by perf_event_open() or by a
@@ -714,6 +718,10 @@ static inline bool branch_sample_call_stack(const struct perf_event *event)
 {
 	return event->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK;
 }
+
+/* branch sampling of these privilege levels needs kernel-profiling rights */
+#define PERF_SAMPLE_BRANCH_PERM_PLM \
+	(PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV)
 
 /* sysfs helpers for PMU drivers: events/ and format/ attributes */
 struct perf_pmu_events_attr {

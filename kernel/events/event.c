@@ -50,6 +50,8 @@ void perf_event_free(struct perf_event *event)
 		event->destroy(event);
 	if (event->pmu)
 		module_put(event->pmu->module);
+	if (event->attach_state & PERF_ATTACH_CALLCHAIN)
+		put_callchain_buffers();
 	if (event->attach_state & PERF_ATTACH_TASK)
 		perf_task_events_dec();
 	if (event->hw.target)
@@ -110,7 +112,15 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	struct hw_perf_event *hwc;
 	int err;
 
-	if ((unsigned int)cpu >= nr_cpu_ids && cpu != -1)
+	/* a CPU event needs a CPU; a task event may use any (-1) */
+	if ((unsigned int)cpu >= nr_cpu_ids && (!task || cpu != -1))
+		return ERR_PTR(-EINVAL);
+	/* synchronous signals go to a task, so there must be one */
+	if (attr->sigtrap && !task)
+		return ERR_PTR(-EINVAL);
+	/* inherited PERF_SAMPLE_READ samples only make sense per thread */
+	if (attr->inherit && (attr->sample_type & PERF_SAMPLE_READ) &&
+	    !(attr->sample_type & PERF_SAMPLE_TID))
 		return ERR_PTR(-EINVAL);
 
 	event = kzalloc(sizeof(*event), GFP_KERNEL);
@@ -167,10 +177,36 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 		local64_set(&hwc->period_left, 1);
 	}
 
+	if (!has_branch_stack(event))
+		event->attr.branch_sample_type = 0;
+
 	err = perf_init_event(event);
 	if (err) {
 		event->pmu = NULL;
 		goto fail;
+	}
+
+	/* no PMU of ours has an AUX area: refuse its controls as upstream */
+	if (event->attr.aux_output &&
+	    (!(event->pmu->capabilities & PERF_PMU_CAP_AUX_OUTPUT) ||
+	     event->attr.aux_pause || event->attr.aux_resume)) {
+		err = -EOPNOTSUPP;
+		goto fail_pmu;
+	}
+	if (event->attr.aux_pause && event->attr.aux_resume) {
+		err = -EINVAL;
+		goto fail_pmu;
+	}
+	if (event->attr.aux_start_paused &&
+	    !(event->pmu->capabilities & PERF_PMU_CAP_AUX_PAUSE)) {
+		err = -EOPNOTSUPP;
+		goto fail_pmu;
+	}
+	if (!parent && (attr->sample_type & PERF_SAMPLE_CALLCHAIN)) {
+		err = get_callchain_buffers(event->attr.sample_max_stack);
+		if (err)
+			goto fail_pmu;
+		event->attach_state |= PERF_ATTACH_CALLCHAIN;
 	}
 
 	if (task) {
@@ -179,6 +215,10 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	}
 	return event;
 
+fail_pmu:
+	if (event->destroy)
+		event->destroy(event);
+	module_put(event->pmu->module);
 fail:
 	if (hwc->target)
 		put_task_struct(hwc->target);

@@ -14,6 +14,7 @@
 #include <linux/device.h>
 #include <linux/idr.h>
 #include <linux/module.h>
+#include <linux/perf_regs.h>
 #include <linux/slab.h>
 #include <linux/srcu.h>
 
@@ -232,8 +233,6 @@ int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 	}
 	if (!pmu->hrtimer_interval_ms)
 		pmu->hrtimer_interval_ms = PERF_MUX_INTERVAL_MS;
-	if (!pmu->event_idx)
-		pmu->event_idx = NULL;
 	atomic_set(&pmu->exclusive_cnt, 0);
 
 	if (pmu_bus_running && name && !pmu->dev) {
@@ -284,8 +283,16 @@ static int perf_try_init_event(struct pmu *pmu, struct perf_event *event)
 		return -ENODEV;
 	event->pmu = pmu;
 	ret = pmu->event_init(event);
-	if (!ret && (pmu->capabilities & PERF_PMU_CAP_NO_EXCLUDE) &&
-	    event_has_any_exclude_flag(event)) {
+	if (!ret && !(pmu->capabilities & PERF_PMU_CAP_EXTENDED_REGS) &&
+	    ((event->attr.sample_regs_user & PERF_REG_EXTENDED_MASK) ||
+	     (event->attr.sample_regs_intr & PERF_REG_EXTENDED_MASK))) {
+		/* e.g. x86 XMM registers: only PMUs that sample them */
+		if (event->destroy)
+			event->destroy(event);
+		event->destroy = NULL;
+		ret = -EOPNOTSUPP;
+	} else if (!ret && (pmu->capabilities & PERF_PMU_CAP_NO_EXCLUDE) &&
+		   event_has_any_exclude_flag(event)) {
 		if (event->destroy)
 			event->destroy(event);
 		event->destroy = NULL;

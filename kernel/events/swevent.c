@@ -18,6 +18,7 @@
 #include <linux/hardirq.h>
 #include <linux/percpu.h>
 #include <linux/rculist.h>
+#include <linux/sched/clock.h>
 
 #include "internal.h"
 

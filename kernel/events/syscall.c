@@ -344,15 +344,6 @@ SYSCALL_DEFINE5(perf_event_open,
 		err = -EINVAL;
 		goto err_task;
 	}
-	if (attr.sigtrap && !task) {
-		err = -EINVAL;
-		goto err_task;
-	}
-	if (attr.inherit && (attr.sample_type & PERF_SAMPLE_READ) &&
-	    !(attr.sample_type & PERF_SAMPLE_TID)) {
-		err = -EINVAL;
-		goto err_task;
-	}
 
 	event = perf_event_alloc(&attr, cpu, task, group_leader, NULL,
 				 NULL, NULL);

@@ -157,15 +157,24 @@ int perf_event_max_stack_handler(const struct ctl_table *table, int write,
 }
 
 /**
- * get_callchain_buffers - take a callchain user reference
+ * get_callchain_buffers - register an event that samples callchains
  * @max_stack: the deepest callchain the event asks for
  *
- * Callchain sampling is not built yet: the sampling issue adds the buffers.
- * Return: -EOPNOTSUPP.
+ * While any such event exists the depth sysctls cannot change.  The
+ * per-CPU buffers themselves come with the sampling issue.
+ * Return: 0, or -EOVERFLOW when @max_stack exceeds perf_event_max_stack.
  */
 int get_callchain_buffers(int max_stack)
 {
-	return -EOPNOTSUPP;
+	int ret = 0;
+
+	mutex_lock(&callchain_mutex);
+	if (max_stack > sysctl_perf_event_max_stack)
+		ret = -EOVERFLOW;
+	else
+		nr_callchain_users++;
+	mutex_unlock(&callchain_mutex);
+	return ret;
 }
 
 /**

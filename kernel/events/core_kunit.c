@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the event core's internal rules: PMU type routing, the
+ * software period arithmetic, read() sizes, and group scheduling against a
+ * fake PMU with a fixed number of counters (no hardware needed).
+ *
+ * The fake PMU counts deterministically: every read() adds 1000 to each
+ * active event, so a running event always advances and a waiting one never
+ * does.
+ */
+#include <kunit/test.h>
+#include <linux/cpu.h>
+
+#include "internal.h"
+
+static void pmu_types_are_upstreams(struct kunit *test)
+{
+	struct pmu *pmu;
+
+	pmu = perf_pmu_by_type(PERF_TYPE_SOFTWARE);
+	KUNIT_ASSERT_NOT_NULL(test, pmu);
+	KUNIT_EXPECT_STREQ(test, pmu->name, "software");
+	pmu = perf_pmu_by_type(PERF_TYPE_TRACEPOINT);
+	KUNIT_ASSERT_NOT_NULL(test, pmu);
+	KUNIT_EXPECT_STREQ(test, pmu->name, "tracepoint");
+#ifdef CONFIG_HAVE_HW_BREAKPOINT
+	pmu = perf_pmu_by_type(PERF_TYPE_BREAKPOINT);
+	KUNIT_ASSERT_NOT_NULL(test, pmu);
+	KUNIT_EXPECT_STREQ(test, pmu->name, "breakpoint");
+#endif
+	/* the clocks take the first dynamic numbers, as upstream's do */
+	pmu = perf_pmu_by_type(PERF_TYPE_MAX);
+	KUNIT_ASSERT_NOT_NULL(test, pmu);
+	KUNIT_EXPECT_STREQ(test, pmu->name, "cpu_clock");
+	pmu = perf_pmu_by_type(PERF_TYPE_MAX + 1);
+	KUNIT_ASSERT_NOT_NULL(test, pmu);
+	KUNIT_EXPECT_STREQ(test, pmu->name, "task_clock");
+}
+
+static void swevent_period_math(struct kunit *test)
+{
+	struct perf_event *event = kunit_kzalloc(test, sizeof(*event),
+						 GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, event);
+	event->hw.sample_period = 10;
+	local64_set(&event->hw.period_left, 3);
+	KUNIT_EXPECT_EQ(test, perf_swevent_set_period(event), 0ULL);
+
+	/* 3 left, 25 happen: overflows at 3, 13 and 23; 8 left of the next */
+	local64_sub(25, &event->hw.period_left);
+	KUNIT_EXPECT_EQ(test, perf_swevent_set_period(event), 3ULL);
+	KUNIT_EXPECT_EQ(test, local64_read(&event->hw.period_left), 8LL);
+
+	/* exactly at the boundary is one overflow, a full period left */
+	local64_sub(8, &event->hw.period_left);
+	KUNIT_EXPECT_EQ(test, perf_swevent_set_period(event), 1ULL);
+	KUNIT_EXPECT_EQ(test, local64_read(&event->hw.period_left), 10LL);
+}
+
+/* the fake PMU: FAKE_COUNTERS counters on every CPU */
+#define FAKE_COUNTERS	2
+
+static DEFINE_PER_CPU(int, fake_used);
+
+static int fake_event_init(struct perf_event *event)
+{
+	return event->attr.type == event->pmu->type ? 0 : -ENOENT;
+}
+
+static int fake_add(struct perf_event *event, int flags)
+{
+	int *used = this_cpu_ptr(&fake_used);
+
+	if (*used >= FAKE_COUNTERS)
+		return -EAGAIN;
+	(*used)++;
+	event->hw.state = (flags & PERF_EF_START) ? 0 : PERF_HES_STOPPED;
+	return 0;
+}
+
+static void fake_read(struct perf_event *event)
+{
+	if (!(event->hw.state & PERF_HES_STOPPED))
+		local64_add(1000, &event->count);
+}
+
+static void fake_del(struct perf_event *event, int flags)
+{
+	fake_read(event);
+	(*this_cpu_ptr(&fake_used))--;
+}
+
+static void fake_start(struct perf_event *event, int flags)
+{
+	event->hw.state = 0;
+}
+
+static void fake_stop(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED;
+}
+
+static struct pmu fake_pmu = {
+	.task_ctx_nr	= perf_hw_context,
+	.event_init	= fake_event_init,
+	.add		= fake_add,
+	.del		= fake_del,
+	.start		= fake_start,
+	.stop		= fake_stop,
+	.read		= fake_read,
+};
+
+static int fake_pmu_init(struct kunit *test)
+{
+	return perf_pmu_register(&fake_pmu, NULL, -1);
+}
+
+static void fake_pmu_exit(struct kunit *test)
+{
+	perf_pmu_unregister(&fake_pmu);
+}
+
+static struct perf_event *fake_counter(struct kunit *test, bool pinned)
+{
+	struct perf_event_attr attr = {
+		.type = fake_pmu.type,
+		.size = sizeof(attr),
+		.pinned = pinned,
+	};
+	struct perf_event *event;
+
+	event = perf_event_create_kernel_counter(&attr, 0, NULL, NULL, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
+	return event;
+}
+
+static void fake_counters_fill_then_wait(struct kunit *test)
+{
+	struct perf_event *ev[FAKE_COUNTERS + 1];
+	u64 enabled, running, val;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		ev[i] = fake_counter(test, false);
+
+	/* the first FAKE_COUNTERS got counters; the last one waits */
+	for (i = 0; i < FAKE_COUNTERS; i++)
+		KUNIT_EXPECT_EQ(test, ev[i]->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, ev[FAKE_COUNTERS]->state,
+			PERF_EVENT_STATE_INACTIVE);
+
+	val = perf_event_read_value(ev[0], &enabled, &running);
+	KUNIT_EXPECT_GT(test, val, 0ULL);
+	KUNIT_EXPECT_EQ(test, enabled, running);
+	val = perf_event_read_value(ev[FAKE_COUNTERS], &enabled, &running);
+	KUNIT_EXPECT_EQ(test, val, 0ULL);
+	KUNIT_EXPECT_EQ(test, running, 0ULL);
+
+	/* freeing a counter lets the waiting event in only at resched time */
+	perf_event_release_kernel(ev[0]);
+	for (i = 1; i < ARRAY_SIZE(ev); i++)
+		perf_event_release_kernel(ev[i]);
+	KUNIT_EXPECT_EQ(test, per_cpu(fake_used, 0), 0);
+}
+
+static void fake_pinned_overcommit_is_error(struct kunit *test)
+{
+	struct perf_event *ev[FAKE_COUNTERS + 1];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		ev[i] = fake_counter(test, true);
+	KUNIT_EXPECT_EQ(test, ev[FAKE_COUNTERS]->state,
+			PERF_EVENT_STATE_ERROR);
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		perf_event_release_kernel(ev[i]);
+	KUNIT_EXPECT_EQ(test, per_cpu(fake_used, 0), 0);
+}
+
+static void fake_disable_frees_counter(struct kunit *test)
+{
+	struct perf_event *a = fake_counter(test, false);
+	struct perf_event *b = fake_counter(test, false);
+	u64 enabled, running, before;
+
+	perf_event_disable(a);
+	KUNIT_EXPECT_EQ(test, a->state, PERF_EVENT_STATE_OFF);
+	KUNIT_EXPECT_EQ(test, per_cpu(fake_used, 0), 1);
+	before = perf_event_read_value(a, &enabled, &running);
+	KUNIT_EXPECT_EQ(test, perf_event_read_value(a, &enabled, &running),
+			before);
+	perf_event_enable(a);
+	KUNIT_EXPECT_EQ(test, a->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_GT(test, perf_event_read_value(a, &enabled, &running),
+			before);
+	perf_event_release_kernel(a);
+	perf_event_release_kernel(b);
+}
+
+static struct kunit_case perf_core_cases[] = {
+	KUNIT_CASE(pmu_types_are_upstreams),
+	KUNIT_CASE(swevent_period_math),
+	{}
+};
+
+static struct kunit_suite perf_core_suite = {
+	.name = "perf_core",
+	.test_cases = perf_core_cases,
+};
+
+static struct kunit_case perf_sched_cases[] = {
+	KUNIT_CASE(fake_counters_fill_then_wait),
+	KUNIT_CASE(fake_pinned_overcommit_is_error),
+	KUNIT_CASE(fake_disable_frees_counter),
+	{}
+};
+
+static struct kunit_suite perf_sched_suite = {
+	.name = "perf_sched_fake_pmu",
+	.init = fake_pmu_init,
+	.exit = fake_pmu_exit,
+	.test_cases = perf_sched_cases,
+};
+
+kunit_test_suites(&perf_core_suite, &perf_sched_suite);
