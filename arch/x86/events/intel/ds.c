@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * x86 perf_events, Intel: the per-CPU Debug Store (DS) save area.
+ *
+ * Intel BTS and PEBS write their records through the DS area that
+ * MSR_IA32_DS_AREA points at. The area must stay mapped while user space
+ * runs with PTI, so arch/x86/mm/cpu_entry_area.c maps this per-CPU
+ * variable into every CPU's entry area at boot (Intel CPUs only). With no
+ * PEBS or BTS driver the area is reserved but never handed to the CPU:
+ * MSR_IA32_DS_AREA is never written.
+ */
+
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+
+#include <asm/intel_ds.h>
+
+/*
+ * Page aligned and a whole number of pages: the entry area maps it page
+ * by page (a BUILD_BUG_ON in cpu_entry_area.c checks the size).
+ */
+DEFINE_PER_CPU_PAGE_ALIGNED(struct debug_store, cpu_debug_store);
+
+/**
+ * perf_restore_debug_store - reload MSR_IA32_DS_AREA after a CPU resume
+ *
+ * Called from the suspend/resume path (arch/x86/power/cpu.c, interrupts
+ * off) because the MSR does not survive a sleep state. It only needs
+ * restoring when a PEBS or BTS driver has loaded it; with none, the MSR
+ * was never set and nothing is written.
+ */
+void perf_restore_debug_store(void)
+{
+}
