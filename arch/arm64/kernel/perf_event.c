@@ -50,6 +50,7 @@
 #include <linux/perf_event.h>
 #include <linux/perf/arm_pmuv3.h>
 #include <linux/platform_device.h>
+#include <linux/sched/clock.h>
 #include <linux/sched_clock.h>
 #include <linux/smp.h>
 #include <linux/sysfs.h>
@@ -913,12 +914,13 @@ static irqreturn_t pmuv3_irq_handler(int irq, void *dev)
 	struct perf_sample_data data;
 	struct pt_regs *regs;
 	unsigned long ovs;
-	u64 pmcr;
+	u64 pmcr, start;
 	int idx;
 
 	ovs = read_pmovsclr() & p->cntr_mask;
 	if (!ovs)
 		return IRQ_NONE;
+	start = sched_clock();
 	/* acknowledge first: a new overflow during the walk re-raises it */
 	write_pmovsclr(ovs);
 
@@ -956,6 +958,9 @@ static irqreturn_t pmuv3_irq_handler(int irq, void *dev)
 	}
 
 	pmuv3_write_pmcr(pmcr);
+
+	/* lets the core lower the sample rate if we hog the CPU */
+	perf_sample_event_took(sched_clock() - start);
 	return IRQ_HANDLED;
 }
 
