@@ -34,7 +34,9 @@ SPLATS = [
     r'DEBUG_LOCKS_WARN_ON', r'refcount_t: ',
 ]
 SPLAT_RE = re.compile('|'.join(SPLATS))
-TAP_RE = re.compile(r'^(not ok|ok)\s+\d+\s*-?\s*(.*?)\s*(#\s*(SKIP|TODO|XFAIL)\b.*)?$',
+# the name stops at a '#' comment, so that a failure's explanation does not
+# become part of the test's id
+TAP_RE = re.compile(r'^(not ok|ok)\s+\d+\s*-?\s*(.*?)\s*(#\s*(SKIP|TODO|XFAIL)?\b.*)?$',
                     re.IGNORECASE)
 TIME_RE = re.compile(r'^\[\s*\d+\.\d+\]\s?')
 

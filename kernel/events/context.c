@@ -562,6 +562,10 @@ struct perf_event_context *perf_find_get_context(struct task_struct *task,
 	struct perf_event_context *ctx, *new;
 
 	if (!task) {
+		int err = perf_allow_cpu();
+
+		if (err)
+			return ERR_PTR(err);
 		ctx = &per_cpu(perf_cpu_ctx, cpu).ctx;
 		perf_get_ctx(ctx);
 		return ctx;

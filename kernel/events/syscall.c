@@ -13,6 +13,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched/signal.h>
 #include <linux/syscalls.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
 #include "internal.h"
@@ -225,6 +226,81 @@ static int perf_fget(int fd, struct fd *out)
 	return 0;
 }
 
+/*
+ * use_clockid: timestamps from another clock.  Clocks that are not safe to
+ * read from NMI context are allowed only on PMUs that never raise NMIs.
+ */
+static int perf_event_set_clock(struct perf_event *event, clockid_t clk)
+{
+	bool nmi_safe = false;
+
+	switch (clk) {
+	case CLOCK_MONOTONIC:
+		event->clock = ktime_get_mono_fast_ns;
+		nmi_safe = true;
+		break;
+	case CLOCK_MONOTONIC_RAW:
+		event->clock = ktime_get_raw_fast_ns;
+		nmi_safe = true;
+		break;
+	case CLOCK_REALTIME:
+		event->clock = ktime_get_real_ns;
+		break;
+	case CLOCK_BOOTTIME:
+		event->clock = ktime_get_boottime_ns;
+		break;
+	case CLOCK_TAI:
+		event->clock = ktime_get_clocktai_ns;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (!nmi_safe && !(event->pmu->capabilities & PERF_PMU_CAP_NO_NMI))
+		return -EINVAL;
+	return 0;
+}
+
+/* What read() returns for @fmt with @nr_siblings members besides a leader. */
+static size_t read_size_of(u64 fmt, int nr_siblings)
+{
+	size_t entry = sizeof(u64), size = 0, nr = 1;
+
+	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		size += sizeof(u64);
+	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		size += sizeof(u64);
+	if (fmt & PERF_FORMAT_ID)
+		entry += sizeof(u64);
+	if (fmt & PERF_FORMAT_LOST)
+		entry += sizeof(u64);
+	if (fmt & PERF_FORMAT_GROUP) {
+		nr += nr_siblings;
+		size += sizeof(u64);
+	}
+	return size + entry * nr;
+}
+
+/*
+ * Would adding @event make some member's group read exceed what read() may
+ * return?  Sized, as upstream does, for the group after the addition.
+ */
+static bool perf_event_size_ok(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader, *sibling;
+	int n = leader->nr_siblings + 1;
+
+	if (read_size_of(event->attr.read_format, n) > PERF_MAX_READ_SIZE ||
+	    read_size_of(leader->attr.read_format, n) > PERF_MAX_READ_SIZE)
+		return false;
+	if (event == leader)
+		return true;
+	for_each_sibling_event(sibling, leader)
+		if (read_size_of(sibling->attr.read_format, n) >
+		    PERF_MAX_READ_SIZE)
+			return false;
+	return true;
+}
+
 /* The hardware PMU of a group, if any member has one. */
 static struct pmu *group_hw_pmu(struct perf_event *leader)
 {
@@ -247,7 +323,6 @@ static int perf_check_group(struct perf_event *event,
 			    struct perf_event_context *ctx)
 {
 	struct pmu *hw;
-	u16 size;
 
 	if (leader->group_leader != leader)
 		return -EINVAL;
@@ -263,10 +338,6 @@ static int perf_check_group(struct perf_event *event,
 		if (hw && hw != event->pmu)
 			return -EINVAL;
 	}
-	/* a group read must fit in what read() can return */
-	size = sizeof(u64) * (leader->nr_siblings + 3) * 3;
-	if (size > PERF_MAX_READ_SIZE)
-		return -E2BIG;
 	return 0;
 }
 
@@ -361,9 +432,9 @@ SYSCALL_DEFINE5(perf_event_open,
 		goto err_alloc;
 	}
 	if (attr.use_clockid) {
-		/* only the default clock is built so far */
-		err = -EINVAL;
-		goto err_alloc;
+		err = perf_event_set_clock(event, attr.clockid);
+		if (err)
+			goto err_alloc;
 	}
 
 	if (task) {
@@ -395,6 +466,19 @@ SYSCALL_DEFINE5(perf_event_open,
 		err = perf_check_group(event, group_leader, ctx);
 		if (err)
 			goto err_locked;
+	}
+	if (!perf_event_size_ok(event)) {
+		err = -E2BIG;
+		goto err_locked;
+	}
+	/*
+	 * AUX sampling and pause/resume need an AUX-area leader; no PMU of
+	 * ours has an AUX area.
+	 */
+	if (attr.aux_output || attr.aux_sample_size || attr.aux_pause ||
+	    attr.aux_resume) {
+		err = -EINVAL;
+		goto err_locked;
 	}
 
 	file = anon_inode_getfile("[perf_event]", &perf_fops, event, f_flags);
