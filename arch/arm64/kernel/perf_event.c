@@ -264,6 +264,14 @@ static int pmuv3_map_event(struct perf_event *event)
 			id = pmuv3_map_hw(p, config);
 		else
 			id = pmuv3_map_cache(config);
+
+		/*
+		 * A generic name promises a working event: offer it only if
+		 * PMCEID says the CPU implements the common event behind it
+		 * (raw encodings are the user's own business).
+		 */
+		if (id >= 0 && !pmuv3_has_common_event(p, id))
+			return -ENOENT;
 	} else if (type == PERF_TYPE_RAW || type == p->pmu.type) {
 		id = config & PMUV3_EVENT_MASK;
 	} else {
