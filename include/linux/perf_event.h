@@ -398,7 +398,7 @@ struct perf_event {
 	atomic64_t			child_total_time_running;
 
 	/* protects the child list; nests inside ctx->mutex */
-	struct mutex			child_mutex;
+	struct mutex			child_mutex;	/* child_list */
 	struct list_head		child_list;
 	struct perf_event		*parent;
 
@@ -413,7 +413,7 @@ struct perf_event {
 	wait_queue_head_t		waitq;
 	struct fasync_struct		*fasync;
 	struct perf_buffer		*rb;
-	struct mutex			mmap_mutex;
+	struct mutex			mmap_mutex;	/* rb and its mappings */
 	atomic_t			mmap_count;
 
 	/* pending work that cannot run in NMI/IRQ context */
@@ -469,7 +469,7 @@ struct perf_event {
  */
 struct perf_event_context {
 	raw_spinlock_t			lock;
-	struct mutex			mutex;
+	struct mutex			mutex;	/* see the locking rules above */
 
 	struct list_head		event_list;
 	struct list_head		pinned_groups;
@@ -761,8 +761,10 @@ _name##_show(struct device *dev,					\
 
 #define PMU_FORMAT_ATTR(_name, _format)					\
 	PMU_FORMAT_ATTR_SHOW(_name, _format)				\
-									\
-static struct device_attribute format_attr_##_name = __ATTR_RO(_name)
+	static struct device_attribute format_attr_##_name = {		\
+		.attr = { .name = __stringify(_name), .mode = 0444 },	\
+		.show = _name##_show,					\
+	}
 
 ssize_t perf_event_sysfs_show(struct device *dev, struct device_attribute *attr,
 			      char *page);

@@ -173,7 +173,7 @@ static void op_disable(struct perf_event *event)
 }
 
 /* @op on @event and on the copies its children inherited */
-static void for_each_child(struct perf_event *event, perf_event_op_t op)
+static void apply_with_children(struct perf_event *event, perf_event_op_t op)
 {
 	struct perf_event *child;
 
@@ -197,12 +197,12 @@ static void perf_apply(struct perf_event *event, perf_event_op_t op,
 	struct perf_event *leader = event->group_leader, *sibling;
 
 	if (!(flags & PERF_IOC_FLAG_GROUP)) {
-		for_each_child(event, op);
+		apply_with_children(event, op);
 		return;
 	}
-	for_each_child(leader, op);
+	apply_with_children(leader, op);
 	for_each_sibling_event(sibling, leader)
-		for_each_child(sibling, op);
+		apply_with_children(sibling, op);
 }
 
 static int perf_modify_attr(struct perf_event *event,
@@ -272,7 +272,7 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 		    (int)arg <= 0)
 			return -EINVAL;
 		atomic_add(arg, &event->event_limit);
-		for_each_child(event, op_enable);
+		apply_with_children(event, op_enable);
 		return 0;
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
 		/* no ring buffer can be mapped yet */

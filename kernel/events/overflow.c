@@ -26,6 +26,7 @@ int perf_event_do_overflow(struct perf_event *event,
 			   struct perf_sample_data *data,
 			   struct pt_regs *regs, int throttle)
 {
+	perf_overflow_handler_t handler = READ_ONCE(event->overflow_handler);
 	int stop = 0;
 
 	if (atomic_read(&event->event_limit) &&
@@ -35,7 +36,7 @@ int perf_event_do_overflow(struct perf_event *event,
 		perf_event_disable_inatomic(event);
 	}
 
-	READ_ONCE(event->overflow_handler)(event, data, regs);
+	handler(event, data, regs);
 
 	if (*perf_event_fasync(event) && event->pending_kill)
 		perf_event_queue_wakeup(event);

@@ -78,7 +78,7 @@ static void cmdline_get(const char *key, char *val, size_t len)
 	if (n <= 0)
 		return;
 	buf[n] = '\0';
-	for (p = strtok(buf, " \n"); p; p = strtok(NULL, " \n")) {
+	for (p = strtok(buf, "\t\n "); p; p = strtok(NULL, "\t\n ")) {
 		if (!strncmp(p, key, klen) && p[klen] == '=') {
 			snprintf(val, len, "%s", p + klen + 1);
 			return;
@@ -204,7 +204,8 @@ static void inject_fault(const char *fault)
 	if (!strcmp(fault, "warn")) {
 		fd = open("/dev/kmsg", O_WRONLY);
 		if (fd >= 0) {
-			dprintf(fd, "<4>WARNING: CPU: 0 PID: 1 at kperf.fault=warn (rig self-test)\n");
+			dprintf(fd, "<4>WARNING: CPU: 0 PID: 1 at %s\n",
+				"kperf.fault=warn (rig self-test)");
 			close(fd);
 		}
 	}
@@ -260,8 +261,8 @@ int main(void)
 	cmdline_get("kperf.fault", fault, sizeof(fault));
 
 	if (!strcmp(mode, "shell")) {
-		char *sh[] = { "/bin/sh", "-i", NULL };
-		char *env[] = { "PATH=/bin:/sbin:/tests", "HOME=/tmp",
+		static char * const sh[] = { "/bin/sh", "-i", NULL };
+		static char * const env[] = { "PATH=/bin:/sbin:/tests", "HOME=/tmp",
 				"TERM=vt100", NULL };
 
 		say("kperf guest shell: tests are in /tests; 'poweroff -f' to leave\n");

@@ -9,7 +9,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <inttypes.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +29,8 @@ static const struct {
 	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
 	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
 };
-#define NR_EVENTS (sizeof(events) / sizeof(events[0]))
+
+#define NR_EVENTS (sizeof(events) / sizeof(*events))
 
 int main(int argc, char **argv)
 {
@@ -86,8 +86,9 @@ int main(int argc, char **argv)
 			printf("%-20s read: %s\n", events[i].name, strerror(errno));
 			continue;
 		}
-		printf("%-20s %15" PRIu64 "   (enabled %" PRIu64 " ns, running %" PRIu64 " ns)\n",
-		       events[i].name, (uint64_t)v[0], (uint64_t)v[1], (uint64_t)v[2]);
+		printf("%-20s %15llu   (enabled %llu ns, running %llu ns)\n",
+		       events[i].name, (unsigned long long)v[0],
+		       (unsigned long long)v[1], (unsigned long long)v[2]);
 	}
 	return 0;
 }

@@ -12,9 +12,22 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-static volatile unsigned long sink;
+/*
+ * The hot functions are called through a pointer the compiler cannot see
+ * through, so they stay real functions that a profile can name.
+ */
+#define OPAQUE(f) ({ __auto_type __p = (f); __asm__("" : "+r"(__p)); __p; })
 
-__attribute__((noinline)) static unsigned long hot_multiply(unsigned long n)
+/*
+ * Results go to an opaque sink so that the compiler cannot drop the work:
+ * an empty asm that claims to read the value.
+ */
+static void sink(unsigned long v)
+{
+	__asm__ __volatile__("" : : "r"(v) : "memory");
+}
+
+static unsigned long hot_multiply(unsigned long n)
 {
 	unsigned long x = 1, i;
 
@@ -23,7 +36,7 @@ __attribute__((noinline)) static unsigned long hot_multiply(unsigned long n)
 	return x;
 }
 
-__attribute__((noinline)) static unsigned long hot_divide(unsigned long n)
+static unsigned long hot_divide(unsigned long n)
 {
 	unsigned long x = ~0UL, i;
 
@@ -46,8 +59,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < 64; i++)
 		mem[i * 4096] = i;
 	for (i = 0; i < 4; i++) {
-		sink += hot_multiply(iters / 2);
-		sink += hot_divide(iters / 16);
+		sink(OPAQUE(hot_multiply)(iters / 2));
+		sink(OPAQUE(hot_divide)(iters / 16));
 		sched_yield();
 	}
 	munmap(mem, len);
