@@ -60,6 +60,16 @@ done
 cp "$RIG/guest/demo.sh" "$ROOT/tests/demo.sh"
 echo "demo 900 /bin/sh /tests/demo.sh $ARCH" >> "$ROOT/tests/run.list"
 
+# make bench: the benchmark programs (rig/bench/), one list line each
+mkdir -p "$ROOT/tests/bench"
+: > "$ROOT/tests/bench.list"
+for src in "$RIG"/bench/*.c; do
+	[ -f "$src" ] || continue
+	"$TARGET_CC" $CFLAGS -o "$ROOT/tests/bench/$(basename "$src" .c)" "$src" \
+		|| die "cannot compile $src"
+	echo "bench 1800 bench/$(basename "$src" .c)" >> "$ROOT/tests/bench.list"
+done
+
 # busybox: a shell for make shell and the demo script
 bb=
 case "$ARCH" in
