@@ -240,7 +240,7 @@ static void kmemleak_report(void)
 int main(void)
 {
 	char mode[32] = "check", fault[16] = "", list[64];
-	int fd;
+	int fd, i;
 
 	do_mount("proc", "/proc", "proc", 0, NULL);
 	do_mount("sysfs", "/sys", "sysfs", 0, NULL);
@@ -276,8 +276,17 @@ int main(void)
 		while (wait(NULL) > 0)
 			;
 	} else {
-		/* results on the virtio console, kernel messages on serial */
-		fd = open("/dev/hvc0", O_WRONLY);
+		/*
+		 * Results on the virtio console, kernel messages on serial.
+		 * A slow (debug) kernel may still be probing virtio when init
+		 * starts: wait up to 60 s for the device node.
+		 */
+		for (i = 0; i < 600; i++) {
+			fd = open("/dev/hvc0", O_WRONLY);
+			if (fd >= 0 || !strcmp(mode, "run"))
+				break;
+			usleep(100000);
+		}
 		if (fd >= 0 && strcmp(mode, "run"))
 			out_fd = fd;
 		say("KPERF-MODE %s\n", mode);
