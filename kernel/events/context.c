@@ -32,6 +32,13 @@
 
 DEFINE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
 
+/*
+ * CPU contexts' locks are a class of their own for lockdep: a task
+ * context's lock is taken inside its CPU context's (perf_ctx_lock()).
+ */
+static struct lock_class_key perf_cpu_ctx_lock_key;
+static struct lock_class_key perf_cpu_ctx_mutex_key;
+
 /* Enabled while per-task events exist; the sched hooks test it. */
 DEFINE_STATIC_KEY_FALSE(perf_sched_events);
 static atomic_t nr_task_events;
@@ -549,6 +556,25 @@ void perf_put_ctx(struct perf_event_context *ctx)
 }
 
 /**
+ * perf_alloc_task_ctx - a new, empty context for @task
+ * @task: the task (a reference is taken for the context)
+ *
+ * Return: the context with one reference (the caller's), or NULL.
+ */
+struct perf_event_context *perf_alloc_task_ctx(struct task_struct *task)
+{
+	struct perf_event_context *ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+
+	if (!ctx)
+		return NULL;
+	perf_ctx_init(ctx);
+	ctx->cpu = -1;
+	get_task_struct(task);
+	ctx->task = task;
+	return ctx;
+}
+
+/**
  * perf_find_get_context - the context a new event goes into
  * @task: the target task, or NULL for a CPU event
  * @cpu: the CPU of a CPU event
@@ -571,13 +597,9 @@ struct perf_event_context *perf_find_get_context(struct task_struct *task,
 		return ctx;
 	}
 
-	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	new = perf_alloc_task_ctx(task);
 	if (!new)
 		return ERR_PTR(-ENOMEM);
-	perf_ctx_init(new);
-	new->cpu = -1;
-	get_task_struct(task);
-	new->task = task;
 
 	mutex_lock(&task->perf_event_mutex);
 	ctx = task->perf_event_ctxp;
@@ -692,6 +714,8 @@ int perf_cpu_ctx_init(void)
 		struct perf_cpu_context *cpuctx = &per_cpu(perf_cpu_ctx, cpu);
 
 		perf_ctx_init(&cpuctx->ctx);
+		lockdep_set_class(&cpuctx->ctx.lock, &perf_cpu_ctx_lock_key);
+		lockdep_set_class(&cpuctx->ctx.mutex, &perf_cpu_ctx_mutex_key);
 		cpuctx->ctx.cpu = cpu;
 	}
 	perf_event_init_cpu(smp_processor_id());

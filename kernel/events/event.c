@@ -567,6 +567,38 @@ u64 perf_event_read_count(struct perf_event *event, u64 *enabled,
 }
 
 /**
+ * perf_event_read_total - an event's value and times including the
+ * inherited copies still counting in live child tasks
+ * @event: the event, already synchronised by the caller
+ * @enabled: its enabled time, children included
+ * @running: its running time, children included
+ *
+ * Context: process context, the event's ctx->mutex held.  Takes
+ * child_mutex, then each child's ctx->mutex (one level deeper).
+ * Return: the count.
+ */
+u64 perf_event_read_total(struct perf_event *event, u64 *enabled,
+			  u64 *running)
+{
+	struct perf_read_data rd = { .group = false };
+	struct perf_event *child;
+	u64 val, e, r;
+
+	val = perf_event_read_count(event, enabled, running);
+	mutex_lock(&event->child_mutex);
+	list_for_each_entry(child, &event->child_list, child_list) {
+		mutex_lock_nested(&child->ctx->mutex, SINGLE_DEPTH_NESTING);
+		perf_ctx_call(child, __perf_read, &rd);
+		val += perf_event_read_count(child, &e, &r);
+		*enabled += e;
+		*running += r;
+		mutex_unlock(&child->ctx->mutex);
+	}
+	mutex_unlock(&event->child_mutex);
+	return val;
+}
+
+/**
  * perf_event_read_value - read an event (kernel users)
  * @event: the event
  * @enabled: its enabled time
@@ -582,7 +614,7 @@ u64 perf_event_read_value(struct perf_event *event, u64 *enabled,
 
 	mutex_lock(&ctx->mutex);
 	perf_event_sync(event, false);
-	val = perf_event_read_count(event, enabled, running);
+	val = perf_event_read_total(event, enabled, running);
 	mutex_unlock(&ctx->mutex);
 	return val;
 }
@@ -646,7 +678,7 @@ static void perf_event_drop_owner(struct perf_event *event)
 int perf_event_release_kernel(struct perf_event *event)
 {
 	struct perf_event_context *ctx = event->ctx;
-	struct perf_event *child, *tmp;
+	struct perf_event *child;
 
 	perf_event_drop_owner(event);
 
@@ -659,22 +691,33 @@ int perf_event_release_kernel(struct perf_event *event)
 	perf_remove_from_context(event);
 	mutex_unlock(&ctx->mutex);
 
-	/* children inherited into other tasks go with their parent */
-	mutex_lock(&event->child_mutex);
-	list_for_each_entry_safe(child, tmp, &event->child_list, child_list) {
-		struct perf_event_context *cctx = child->ctx;
+	/*
+	 * Children inherited into other tasks go with their parent.  Whoever
+	 * unlinks a child from child_list under child_mutex owns it: this
+	 * loop, or the child task's exit (task.c), never both.  The child's
+	 * context mutex is taken without child_mutex held, as exit does.
+	 */
+	for (;;) {
+		struct perf_event_context *cctx;
 
-		list_del_init(&child->child_list);
+		mutex_lock(&event->child_mutex);
+		child = list_first_entry_or_null(&event->child_list,
+						 struct perf_event, child_list);
+		if (child)
+			list_del_init(&child->child_list);
+		mutex_unlock(&event->child_mutex);
+		if (!child)
+			break;
+
+		cctx = child->ctx;
 		mutex_lock(&cctx->mutex);
 		perf_remove_from_context(child);
 		mutex_unlock(&cctx->mutex);
-		child->parent = NULL;
 		perf_put_ctx(cctx);
 		perf_event_unref(child);
-		/* the child's reference on its parent */
+		/* the child's reference on its parent; ours keeps it alive */
 		atomic_long_dec(&event->refcount);
 	}
-	mutex_unlock(&event->child_mutex);
 
 	event->ctx = NULL;
 	perf_put_ctx(ctx);

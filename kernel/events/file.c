@@ -55,14 +55,14 @@ static ssize_t perf_read_group(struct perf_event *event, u64 fmt,
 
 	perf_event_sync_group(leader, true);
 	buf[n++] = 1 + leader->nr_siblings;
-	value = perf_event_read_count(leader, &enabled, &running);
+	value = perf_event_read_total(leader, &enabled, &running);
 	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		buf[n++] = enabled;
 	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
 		buf[n++] = running;
 	n += put_entry(leader, fmt, buf + n, value);
 	for_each_sibling_event(sibling, leader) {
-		value = perf_event_read_count(sibling, &enabled, &running);
+		value = perf_event_read_total(sibling, &enabled, &running);
 		n += put_entry(sibling, fmt, buf + n, value);
 	}
 
@@ -80,7 +80,7 @@ static ssize_t perf_read_one(struct perf_event *event, u64 fmt,
 	int n = 0;
 
 	perf_event_sync_group(event, false);
-	value = perf_event_read_count(event, &enabled, &running);
+	value = perf_event_read_total(event, &enabled, &running);
 	buf[n++] = value;
 	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		buf[n++] = enabled;
@@ -144,7 +144,11 @@ static __poll_t perf_poll(struct file *file, poll_table *wait)
 	if (READ_ONCE(event->state) == PERF_EVENT_STATE_ERROR &&
 	    event->attr.pinned)
 		return EPOLLHUP;
-	return 0;
+	/*
+	 * Readiness comes from the ring buffer; an event without one has
+	 * nothing to wait for, and reports POLLHUP as upstream does.
+	 */
+	return EPOLLHUP;
 }
 
 /**
@@ -225,8 +229,11 @@ static int perf_modify_attr(struct perf_event *event,
 			return err;
 		mutex_lock(&event->child_mutex);
 		list_for_each_entry(child, &event->child_list, child_list) {
+			mutex_lock_nested(&child->ctx->mutex,
+					  SINGLE_DEPTH_NESTING);
 			err = modify_user_hw_breakpoint_check(child, &attr,
 							      true);
+			mutex_unlock(&child->ctx->mutex);
 			if (err)
 				break;
 		}

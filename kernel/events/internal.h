@@ -56,6 +56,7 @@ void perf_event_sched_out(struct perf_event *event,
 void perf_ctx_resched(struct perf_event_context *ctx);
 struct perf_event_context *perf_find_get_context(struct task_struct *task,
 						 int cpu);
+struct perf_event_context *perf_alloc_task_ctx(struct task_struct *task);
 void perf_get_ctx(struct perf_event_context *ctx);
 void perf_put_ctx(struct perf_event_context *ctx);
 void perf_ctx_lock(struct perf_cpu_context *cpuctx,
@@ -83,6 +84,8 @@ void perf_event_sync_group(struct perf_event *event, bool group);
 u64 perf_event_read_count(struct perf_event *event, u64 *enabled,
 			  u64 *running);
 void perf_event_reset(struct perf_event *event);
+u64 perf_event_read_total(struct perf_event *event, u64 *enabled,
+			  u64 *running);
 void perf_event_queue_wakeup(struct perf_event *event);
 bool perf_event_valid_group(struct perf_event *event,
 			    struct perf_event *leader);

@@ -3,12 +3,25 @@
  * Task lifecycle: what happens to a task's events when it forks, execs and
  * exits, and prctl(PR_TASK_PERF_EVENTS_ENABLE/DISABLE).
  *
- * Inheritance of events into children (attr.inherit) is the event-core
- * issue; until it lands a child starts without events.
+ * Inheritance (attr.inherit): at fork, every group whose leader asks for it
+ * is copied into the child's context.  Each copy points at the original
+ * event (event->parent, never a copy of a copy) and is on its child_list.
+ * When the child exits, the copy's count and times are added to the
+ * original's child_count and child times, so the parent sees them after
+ * wait(); while the child lives, reads of the original add the copy's
+ * current value.
+ *
+ * Who frees a copy: whoever unlinks it from the original's child_list
+ * under child_mutex -- the child's exit here, or the original's release
+ * (event.c).  Lock order: ctx->mutex before child_mutex is never held the
+ * other way round with the child's own ctx->mutex; see design.rst.
  */
 #include <linux/sched/task.h>
+#include <linux/slab.h>
 
 #include "internal.h"
+
+static void perf_event_fold(struct perf_event *copy);
 
 /**
  * perf_event_init_task - set up a new task's perf state at fork
@@ -18,21 +31,162 @@
  * Context: process context (the parent), may sleep.
  * Return: 0.
  */
+static bool should_inherit(struct perf_event *leader, u64 clone_flags)
+{
+	if (!leader->attr.inherit)
+		return false;
+	if (leader->attr.inherit_thread && !(clone_flags & CLONE_THREAD))
+		return false;
+	/* signals would go to handlers the child no longer has */
+	if (leader->attr.sigtrap && (clone_flags & CLONE_CLEAR_SIGHAND))
+		return false;
+	return leader->state > PERF_EVENT_STATE_EXIT;
+}
+
+/*
+ * Copy @parent_event into @child's context as a member of @leader's group
+ * (or as a leader when @leader is NULL).  Parent's ctx->mutex held; the
+ * child does not run yet.
+ */
+static struct perf_event *inherit_event(struct perf_event *parent_event,
+					struct task_struct *child,
+					struct perf_event_context *child_ctx,
+					struct perf_event *leader)
+{
+	struct perf_event *orig = parent_event->parent ?: parent_event;
+	enum perf_event_state state = parent_event->state;
+	struct perf_event *event;
+
+	event = perf_event_alloc(&orig->attr, orig->cpu, child, leader, orig,
+				 orig->overflow_handler,
+				 orig->overflow_handler_context);
+	if (IS_ERR(event))
+		return event;
+
+	/* follow the parent's state, not its attr.disabled bit */
+	event->state = state >= PERF_EVENT_STATE_INACTIVE ?
+		       PERF_EVENT_STATE_INACTIVE : PERF_EVENT_STATE_OFF;
+	event->hw.sample_period = parent_event->hw.sample_period;
+	event->hw.last_period = event->hw.sample_period;
+	local64_set(&event->hw.period_left, event->hw.sample_period);
+
+	perf_get_ctx(child_ctx);
+	event->ctx = child_ctx;
+	mutex_lock_nested(&child_ctx->mutex, SINGLE_DEPTH_NESTING);
+	perf_install_in_context(child_ctx, event);
+	mutex_unlock(&child_ctx->mutex);
+
+	/* the copy holds a reference on the original until it is folded */
+	perf_event_ref(orig);
+	mutex_lock(&orig->child_mutex);
+	list_add_tail(&event->child_list, &orig->child_list);
+	mutex_unlock(&orig->child_mutex);
+	return event;
+}
+
+static int inherit_group(struct perf_event *leader, struct task_struct *child,
+			 struct perf_event_context **child_ctx)
+{
+	struct perf_event *copy, *sibling;
+
+	if (!*child_ctx) {
+		*child_ctx = perf_alloc_task_ctx(child);
+		if (!*child_ctx)
+			return -ENOMEM;
+		rcu_assign_pointer(child->perf_event_ctxp, *child_ctx);
+	}
+	copy = inherit_event(leader, child, *child_ctx, NULL);
+	if (IS_ERR(copy))
+		return PTR_ERR(copy);
+	for_each_sibling_event(sibling, leader) {
+		struct perf_event *c = inherit_event(sibling, child,
+						     *child_ctx, copy);
+
+		if (IS_ERR(c))
+			return PTR_ERR(c);
+	}
+	return 0;
+}
+
+/**
+ * perf_event_init_task - set up a new task's perf state at fork
+ * @child: the new task
+ * @clone_flags: its clone flags
+ *
+ * Copies the parent's inheritable groups into the child.
+ * Context: process context (the parent), may sleep.
+ * Return: 0 or a negative errno (fork fails; what was copied is freed).
+ */
 int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 {
+	struct perf_event_context *parent_ctx, *child_ctx = NULL;
+	struct list_head *lists[2];
+	struct perf_event *leader;
+	int i, ret = 0;
+
 	memset(child->perf_recursion, 0, sizeof(child->perf_recursion));
 	child->perf_event_ctxp = NULL;
 	mutex_init(&child->perf_event_mutex);
 	INIT_LIST_HEAD(&child->perf_event_list);
-	return 0;
+
+	mutex_lock(&current->perf_event_mutex);
+	parent_ctx = current->perf_event_ctxp;
+	if (parent_ctx)
+		perf_get_ctx(parent_ctx);
+	mutex_unlock(&current->perf_event_mutex);
+	if (!parent_ctx)
+		return 0;
+
+	mutex_lock(&parent_ctx->mutex);
+	lists[0] = &parent_ctx->pinned_groups;
+	lists[1] = &parent_ctx->flexible_groups;
+	for (i = 0; i < 2 && !ret; i++) {
+		list_for_each_entry(leader, lists[i], group_entry) {
+			if (!should_inherit(leader, clone_flags))
+				continue;
+			ret = inherit_group(leader, child, &child_ctx);
+			if (ret)
+				break;
+		}
+	}
+	mutex_unlock(&parent_ctx->mutex);
+	perf_put_ctx(parent_ctx);
+	/* fork does not call perf_event_free_task() when we fail */
+	if (ret)
+		perf_event_free_task(child);
+	return ret;
 }
 
 /**
  * perf_event_free_task - undo perf_event_init_task when fork fails
  * @task: the task that never ran
+ *
+ * Its inherited copies are folded (they counted nothing) and freed.
  */
 void perf_event_free_task(struct task_struct *task)
 {
+	struct perf_event_context *ctx = task->perf_event_ctxp;
+	struct perf_event *event, *tmp;
+	LIST_HEAD(copies);
+
+	if (!ctx)
+		return;
+	RCU_INIT_POINTER(task->perf_event_ctxp, NULL);
+	mutex_lock(&ctx->mutex);
+	WRITE_ONCE(ctx->task, TASK_TOMBSTONE);
+	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
+		perf_event_ref(event);
+		perf_event_ref(event->parent);
+		perf_remove_from_context(event);
+		list_add_tail(&event->active_entry, &copies);
+	}
+	mutex_unlock(&ctx->mutex);
+	list_for_each_entry_safe(event, tmp, &copies, active_entry) {
+		list_del_init(&event->active_entry);
+		perf_event_fold(event);
+	}
+	put_task_struct(task);
+	perf_put_ctx(ctx);
 }
 
 /**
@@ -44,6 +198,42 @@ void perf_event_free_task(struct task_struct *task)
 void perf_event_delayed_put(struct task_struct *task)
 {
 	WARN_ON_ONCE(task->perf_event_ctxp);
+}
+
+/*
+ * Add an exited copy's count and times to its original and free the copy,
+ * unless the original's release got to it first.  The caller pinned both.
+ */
+static void perf_event_fold(struct perf_event *copy)
+{
+	struct perf_event *orig = copy->parent;
+	bool owned;
+
+	mutex_lock(&orig->child_mutex);
+	owned = !list_empty(&copy->child_list);
+	if (owned) {
+		list_del_init(&copy->child_list);
+		atomic64_add(local64_read(&copy->count) +
+			     atomic64_read(&copy->child_count),
+			     &orig->child_count);
+		atomic64_add(copy->total_time_enabled +
+			     atomic64_read(&copy->child_total_time_enabled),
+			     &orig->child_total_time_enabled);
+		atomic64_add(copy->total_time_running +
+			     atomic64_read(&copy->child_total_time_running),
+			     &orig->child_total_time_running);
+	}
+	mutex_unlock(&orig->child_mutex);
+
+	if (owned) {
+		perf_put_ctx(copy->ctx);
+		perf_event_unref(copy);		/* its life */
+		perf_event_unref(orig);		/* its hold on the original */
+		/* the original's task may be waiting for this in poll() */
+		perf_event_wakeup(orig);
+	}
+	perf_event_unref(copy);			/* our pin */
+	perf_event_unref(orig);
 }
 
 /* The task stops counting: take its context off this CPU (it is current). */
@@ -83,6 +273,7 @@ void perf_event_exit_task(struct task_struct *child)
 {
 	struct perf_event_context *ctx;
 	struct perf_event *event, *tmp;
+	LIST_HEAD(copies);
 
 	mutex_lock(&child->perf_event_mutex);
 	list_for_each_entry_safe(event, tmp, &child->perf_event_list,
@@ -98,9 +289,26 @@ void perf_event_exit_task(struct task_struct *child)
 
 	mutex_lock(&ctx->mutex);
 	task_ctx_sched_out_current(ctx);
-	list_for_each_entry(event, &ctx->event_list, event_entry)
-		perf_event_wakeup(event);
+	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
+		if (!event->parent) {
+			perf_event_wakeup(event);
+			continue;
+		}
+		/*
+		 * An inherited copy: pin it and its original (neither can
+		 * be freed while we hold ctx->mutex), then take it out.
+		 */
+		perf_event_ref(event);
+		perf_event_ref(event->parent);
+		perf_remove_from_context(event);
+		list_add_tail(&event->active_entry, &copies);
+	}
 	mutex_unlock(&ctx->mutex);
+
+	list_for_each_entry_safe(event, tmp, &copies, active_entry) {
+		list_del_init(&event->active_entry);
+		perf_event_fold(event);
+	}
 
 	/* the context held a reference on the task, and the task on it */
 	put_task_struct(child);

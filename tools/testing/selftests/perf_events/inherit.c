@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * attr.inherit: events follow a task into the children it forks, and the
+ * children's counts are added to the parent's event, while they run (on
+ * read) and when they exit (visible right after wait()).  Also: an event on
+ * a task that exits reports POLLHUP.
+ *
+ * Counts use minor page faults on fresh anonymous pages, which every
+ * kernel counts exactly once per first touch.  Only lower bounds are
+ * asserted where fork itself adds faults (copy-on-write of the stack).
+ */
+#define _GNU_SOURCE
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+
+#define NR_PAGES	64
+#define NR_CHILDREN	3
+
+static int open_faults(pid_t pid, int inherit)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_PAGE_FAULTS_MIN;
+	attr.disabled = 1;
+	attr.inherit = inherit;
+	attr.exclude_kernel = 1;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return syscall(__NR_perf_event_open, &attr, pid, -1, -1, 0);
+}
+
+static uint64_t read_count(int fd)
+{
+	uint64_t v[3] = { 0 };
+
+	if (read(fd, v, sizeof(v)) != sizeof(v))
+		return UINT64_MAX;
+	return v[0];
+}
+
+/* touch NR_PAGES fresh pages: NR_PAGES minor faults */
+static void touch_pages(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, NR_PAGES * page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int i;
+
+	if (p == MAP_FAILED)
+		_exit(2);
+	for (i = 0; i < NR_PAGES; i++)
+		p[i * page] = 1;
+	munmap(p, NR_PAGES * page);
+}
+
+static void fork_toucher(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		touch_pages();
+		_exit(0);
+	}
+}
+
+static void wait_all(void)
+{
+	while (wait(NULL) > 0)
+		;
+}
+
+TEST(children_counted_after_wait)
+{
+	int fd = open_faults(0, 1);
+	uint64_t count;
+	int i;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	for (i = 0; i < NR_CHILDREN; i++)
+		fork_toucher();
+	wait_all();
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	count = read_count(fd);
+	EXPECT_LE(NR_CHILDREN * NR_PAGES, count);
+	close(fd);
+}
+
+TEST(not_inherited_without_flag)
+{
+	int fd = open_faults(0, 0);
+	uint64_t count;
+	int i;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	for (i = 0; i < NR_CHILDREN; i++)
+		fork_toucher();
+	wait_all();
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	count = read_count(fd);
+	/* the parent only takes its own few copy-on-write faults */
+	EXPECT_GT(NR_PAGES, count);
+	close(fd);
+}
+
+TEST(live_child_included_in_read)
+{
+	int fd = open_faults(0, 1), ready[2], go[2];
+	uint64_t live, after;
+	pid_t pid;
+	char c;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		touch_pages();
+		if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	live = read_count(fd);
+	EXPECT_LE(NR_PAGES, live);
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	wait_all();
+	after = read_count(fd);
+	EXPECT_LE(live, after);
+	close(fd);
+}
+
+TEST(grandchildren_counted)
+{
+	int fd = open_faults(0, 1);
+	uint64_t count;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		fork_toucher();
+		wait_all();
+		_exit(0);
+	}
+	wait_all();
+	count = read_count(fd);
+	EXPECT_LE(NR_PAGES, count);
+	close(fd);
+}
+
+TEST(disabled_parent_children_do_not_count)
+{
+	int fd = open_faults(0, 1);
+	int i;
+
+	ASSERT_LE(0, fd);
+	for (i = 0; i < NR_CHILDREN; i++)
+		fork_toucher();
+	wait_all();
+	EXPECT_EQ(0, read_count(fd));
+	close(fd);
+}
+
+TEST(exited_target_pollhup)
+{
+	struct pollfd pfd;
+	int go[2], fd;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	fd = open_faults(pid, 0);
+	ASSERT_LE(0, fd);
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	/*
+	 * Without a ring buffer an event always polls as POLLHUP (upstream
+	 * too), so only the state after the exit is checked here.
+	 */
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	ASSERT_EQ(1, poll(&pfd, 1, 1000));
+	EXPECT_TRUE(pfd.revents & POLLHUP);
+	/* the final value stays readable */
+	EXPECT_NE(UINT64_MAX, read_count(fd));
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
