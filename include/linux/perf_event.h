@@ -504,6 +504,13 @@ struct perf_event_context {
  * @task_ctx: the context of the task running here, while it is scheduled in
  * @active_oncpu: events currently on a PMU of this CPU
  * @online: perf may schedule events on this CPU
+ * @rotate_timer: multiplexing: rotates flexible groups that do not all fit
+ * @rotate_interval_ms: its period (the PMU's perf_event_mux_interval_ms)
+ * @rotate_active: the timer is armed
+ * @rotate_needed: a flexible group could not be scheduled since the last
+ *	rotation
+ *
+ * All fields are changed on their own CPU with IRQs off.
  */
 struct perf_cpu_context {
 	struct perf_event_context	ctx;
@@ -511,7 +518,9 @@ struct perf_cpu_context {
 	int				active_oncpu;
 	int				online;
 	struct hrtimer			rotate_timer;
+	int				rotate_interval_ms;
 	bool				rotate_active;
+	bool				rotate_needed;
 };
 
 /* Where a sample is being written in the ring buffer (sampling issue). */

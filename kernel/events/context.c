@@ -252,36 +252,73 @@ fail_leader:
 	return -EAGAIN;
 }
 
+/*
+ * Multiplexing.  When a flexible group does not fit on its PMU, this CPU's
+ * rotation timer is armed; every interval it takes the flexible groups off,
+ * moves the first one to the end of its list and schedules again, so that
+ * every group gets its share of counter time.  time_enabled keeps running
+ * for a waiting group while time_running does not, which is what lets
+ * user space scale the counts.  The timer runs in hard IRQ context on its
+ * own CPU and stops by itself when everything fits.
+ */
+static void perf_rotation_needed(struct perf_event *leader)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+
+	cpuctx->rotate_needed = true;
+	if (cpuctx->rotate_active)
+		return;
+	cpuctx->rotate_active = true;
+	cpuctx->rotate_interval_ms =
+		max(READ_ONCE(leader->pmu->hrtimer_interval_ms), 1);
+	hrtimer_start(&cpuctx->rotate_timer,
+		      ms_to_ktime(cpuctx->rotate_interval_ms),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/**
+ * perf_group_try_sched_in - schedule a group in, or deal with its not fitting
+ * @leader: the group leader
+ * @ctx: its context; active on this CPU, locks held, IRQs off
+ *
+ * A flexible group that does not fit waits for the rotation timer; a pinned
+ * one is in error until it is re-enabled (read() returns 0 bytes, poll()
+ * POLLHUP).
+ */
+void perf_group_try_sched_in(struct perf_event *leader,
+			     struct perf_event_context *ctx)
+{
+	struct perf_event *sibling;
+
+	if (leader->state != PERF_EVENT_STATE_INACTIVE)
+		return;
+	if (!perf_group_sched_in(leader, ctx))
+		return;
+	if (!leader->attr.pinned) {
+		perf_rotation_needed(leader);
+		return;
+	}
+	perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
+	for_each_sibling_event(sibling, leader)
+		perf_event_set_state(sibling, PERF_EVENT_STATE_ERROR);
+	perf_event_queue_wakeup(leader);
+}
+
 static void ctx_sched_in_list(struct perf_event_context *ctx,
-			      struct list_head *groups, bool pinned)
+			      struct list_head *groups)
 {
 	struct perf_event *leader;
 
-	list_for_each_entry(leader, groups, group_entry) {
-		if (leader->state != PERF_EVENT_STATE_INACTIVE)
-			continue;
-		if (perf_group_sched_in(leader, ctx) && pinned) {
-			/*
-			 * A pinned group that cannot count is in error until
-			 * it is re-enabled: read() returns 0 bytes.
-			 */
-			struct perf_event *sibling;
-
-			perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
-			for_each_sibling_event(sibling, leader)
-				perf_event_set_state(sibling,
-						     PERF_EVENT_STATE_ERROR);
-			perf_event_queue_wakeup(leader);
-		}
-	}
+	list_for_each_entry(leader, groups, group_entry)
+		perf_group_try_sched_in(leader, ctx);
 }
 
 static void ctx_sched_in(struct perf_event_context *ctx, bool flexible)
 {
 	if (!flexible)
-		ctx_sched_in_list(ctx, &ctx->pinned_groups, true);
+		ctx_sched_in_list(ctx, &ctx->pinned_groups);
 	else
-		ctx_sched_in_list(ctx, &ctx->flexible_groups, false);
+		ctx_sched_in_list(ctx, &ctx->flexible_groups);
 }
 
 static void ctx_sched_out(struct perf_event_context *ctx, bool flexible_only)
@@ -349,6 +386,46 @@ void perf_ctx_resched(struct perf_event_context *ctx)
 	}
 	ctx_sched_out(&cpuctx->ctx, true);
 	perf_sched_in_all(cpuctx, task_ctx);
+}
+
+static void ctx_rotate(struct perf_event_context *ctx)
+{
+	if (!list_empty(&ctx->flexible_groups) &&
+	    !list_is_singular(&ctx->flexible_groups))
+		list_rotate_left(&ctx->flexible_groups);
+}
+
+static enum hrtimer_restart perf_rotate_timer_fn(struct hrtimer *timer)
+{
+	struct perf_cpu_context *cpuctx =
+		container_of(timer, struct perf_cpu_context, rotate_timer);
+	struct perf_event_context *task_ctx;
+	enum hrtimer_restart ret = HRTIMER_NORESTART;
+
+	task_ctx = cpuctx->task_ctx;
+	perf_ctx_lock(cpuctx, task_ctx);
+	if (cpuctx->rotate_needed && cpuctx->online) {
+		cpuctx->rotate_needed = false;
+		perf_ctx_update_time(&cpuctx->ctx);
+		if (task_ctx) {
+			perf_ctx_update_time(task_ctx);
+			ctx_sched_out(task_ctx, true);
+			ctx_rotate(task_ctx);
+		}
+		ctx_sched_out(&cpuctx->ctx, true);
+		ctx_rotate(&cpuctx->ctx);
+		/* rotate_active stays set: a failure below only flags */
+		perf_sched_in_all(cpuctx, task_ctx);
+	}
+	if (cpuctx->rotate_needed) {
+		hrtimer_forward_now(timer,
+				    ms_to_ktime(cpuctx->rotate_interval_ms));
+		ret = HRTIMER_RESTART;
+	} else {
+		cpuctx->rotate_active = false;
+	}
+	perf_ctx_unlock(cpuctx, task_ctx);
+	return ret;
 }
 
 /**
@@ -656,6 +733,10 @@ static void perf_cpu_down_local(void *unused)
 		ctx_deactivate(&cpuctx->ctx);
 		cpuctx->online = 0;
 	}
+	/* on this CPU with IRQs off, the callback cannot be running */
+	if (hrtimer_try_to_cancel(&cpuctx->rotate_timer) >= 0)
+		cpuctx->rotate_active = false;
+	cpuctx->rotate_needed = false;
 	perf_ctx_unlock(cpuctx, task_ctx);
 }
 
@@ -717,6 +798,9 @@ int perf_cpu_ctx_init(void)
 		lockdep_set_class(&cpuctx->ctx.lock, &perf_cpu_ctx_lock_key);
 		lockdep_set_class(&cpuctx->ctx.mutex, &perf_cpu_ctx_mutex_key);
 		cpuctx->ctx.cpu = cpu;
+		hrtimer_init(&cpuctx->rotate_timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_PINNED_HARD);
+		cpuctx->rotate_timer.function = perf_rotate_timer_fn;
 	}
 	perf_event_init_cpu(smp_processor_id());
 	return 0;

@@ -10,6 +10,7 @@
  */
 #include <kunit/test.h>
 #include <linux/cpu.h>
+#include <linux/delay.h>
 
 #include "internal.h"
 
@@ -157,7 +158,6 @@ static void fake_counters_fill_then_wait(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, val, 0ULL);
 	KUNIT_EXPECT_EQ(test, running, 0ULL);
 
-	/* freeing a counter lets the waiting event in only at resched time */
 	perf_event_release_kernel(ev[0]);
 	for (i = 1; i < ARRAY_SIZE(ev); i++)
 		perf_event_release_kernel(ev[i]);
@@ -198,6 +198,27 @@ static void fake_disable_frees_counter(struct kunit *test)
 	perf_event_release_kernel(b);
 }
 
+/* three flexible events on two counters take turns: all run, none always */
+static void fake_rotation_shares_counters(struct kunit *test)
+{
+	struct perf_event *ev[FAKE_COUNTERS + 1];
+	u64 enabled, running;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		ev[i] = fake_counter(test, false);
+	/* the default interval is 4 ms: this is a few dozen rotations */
+	msleep(100);
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		perf_event_read_value(ev[i], &enabled, &running);
+		KUNIT_EXPECT_GT(test, running, 0ULL);
+		KUNIT_EXPECT_LT(test, running, enabled);
+	}
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		perf_event_release_kernel(ev[i]);
+	KUNIT_EXPECT_EQ(test, per_cpu(fake_used, 0), 0);
+}
+
 static struct kunit_case perf_core_cases[] = {
 	KUNIT_CASE(pmu_types_are_upstreams),
 	KUNIT_CASE(swevent_period_math),
@@ -213,6 +234,7 @@ static struct kunit_case perf_sched_cases[] = {
 	KUNIT_CASE(fake_counters_fill_then_wait),
 	KUNIT_CASE(fake_pinned_overcommit_is_error),
 	KUNIT_CASE(fake_disable_frees_counter),
+	KUNIT_CASE(fake_rotation_shares_counters),
 	{}
 };
 

@@ -253,25 +253,6 @@ static void ctx_add_event(struct perf_event *event,
 	}
 }
 
-/*
- * Schedule @leader's group in after a change; a pinned group that does not
- * fit goes into the error state.  ctx active on this CPU, locks held.
- */
-static void group_try_sched_in(struct perf_event *leader,
-			       struct perf_event_context *ctx)
-{
-	struct perf_event *sibling;
-
-	if (leader->state != PERF_EVENT_STATE_INACTIVE)
-		return;
-	if (!perf_group_sched_in(leader, ctx) || !leader->attr.pinned)
-		return;
-	perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
-	for_each_sibling_event(sibling, leader)
-		perf_event_set_state(sibling, PERF_EVENT_STATE_ERROR);
-	perf_event_queue_wakeup(leader);
-}
-
 static void __perf_install(struct perf_event *event,
 			   struct perf_event_context *ctx, void *data)
 {
@@ -281,11 +262,11 @@ static void __perf_install(struct perf_event *event,
 	if (!ctx->is_active)
 		return;
 	if (leader == event) {
-		group_try_sched_in(event, ctx);
+		perf_group_try_sched_in(event, ctx);
 	} else if (leader->state == PERF_EVENT_STATE_ACTIVE) {
 		/* a new member: the group goes back on as a whole */
 		perf_group_sched_out(leader, ctx);
-		group_try_sched_in(leader, ctx);
+		perf_group_try_sched_in(leader, ctx);
 	}
 }
 
@@ -375,10 +356,10 @@ static void __perf_enable(struct perf_event *event,
 	if (!ctx->is_active)
 		return;
 	if (leader == event) {
-		group_try_sched_in(event, ctx);
+		perf_group_try_sched_in(event, ctx);
 	} else if (leader->state == PERF_EVENT_STATE_ACTIVE) {
 		perf_group_sched_out(leader, ctx);
-		group_try_sched_in(leader, ctx);
+		perf_group_try_sched_in(leader, ctx);
 	}
 }
 

@@ -49,6 +49,8 @@ void perf_event_set_state(struct perf_event *event,
 			  enum perf_event_state state);
 int perf_group_sched_in(struct perf_event *leader,
 			struct perf_event_context *ctx);
+void perf_group_try_sched_in(struct perf_event *leader,
+			     struct perf_event_context *ctx);
 void perf_group_sched_out(struct perf_event *leader,
 			  struct perf_event_context *ctx);
 void perf_event_sched_out(struct perf_event *event,
