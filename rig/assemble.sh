@@ -53,14 +53,17 @@ if [ ! -f "$SRC/.kperf-stamp" ] || [ "$(cat "$SRC/.kperf-stamp")" != "$(stamp_of
 fi
 
 # Lay our files over the tree. rsync writes a temporary file and renames it,
-# so a hard-linked base file is replaced, never modified.
+# so a hard-linked base file is replaced, never modified. It compares
+# contents (-c) and stamps what it writes with the current time (no -t):
+# keeping the repository's mtime would let a file edited during a long
+# build look older than the object compiled from its previous version.
 cd "$REPO"
 new_manifest=$(mktemp)
 for d in $OVERLAY_DIRS; do
 	[ -d "$d" ] && find "$d" -type f ! -name '*.orig' ! -name '*.rej' ! -name '.*'
 done | sort > "$new_manifest"
 if [ -s "$new_manifest" ]; then
-	rsync -lt --files-from="$new_manifest" "$REPO/" "$SRC/"
+	rsync -lc --files-from="$new_manifest" "$REPO/" "$SRC/"
 fi
 
 # A file we laid over before and have since deleted goes back to what the

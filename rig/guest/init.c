@@ -202,10 +202,18 @@ static void inject_fault(const char *fault)
 			pause();
 	}
 	if (!strcmp(fault, "warn")) {
-		fd = open("/dev/kmsg", O_WRONLY);
+		/*
+		 * A line as the kernel prints it, on the console the rig reads
+		 * the kernel log from (a kmsg write of userspace need not
+		 * reach the console before the guest powers off).
+		 */
+		static const char line[] =
+			"WARNING: CPU: 0 PID: 1 at kperf.fault=warn (rig self-test)\n";
+
+		fd = open("/dev/console", O_WRONLY);
 		if (fd >= 0) {
-			dprintf(fd, "<4>WARNING: CPU: 0 PID: 1 at %s\n",
-				"kperf.fault=warn (rig self-test)");
+			if (write(fd, line, sizeof(line) - 1) < 0)
+				say("# init: console: %s\n", strerror(errno));
 			close(fd);
 		}
 	}
