@@ -79,7 +79,9 @@ esac
 if [ -n "$bb" ]; then
 	cp "$bb" "$ROOT/bin/busybox"
 	for app in $(/bin/busybox --list 2>/dev/null); do
-		[ "$app" = init ] || [ "$app" = linuxrc ] || ln -sf busybox "$ROOT/bin/$app"
+		# the list names busybox itself: linking it would replace the binary
+		case "$app" in init|linuxrc|busybox) continue ;; esac
+		ln -sf busybox "$ROOT/bin/$app"
 	done
 else
 	log "no busybox for $ARCH: make shell and the demo script are unavailable"

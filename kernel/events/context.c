@@ -341,9 +341,13 @@ static void ctx_activate(struct perf_event_context *ctx)
 	ctx->is_active = 1;
 }
 
+/*
+ * Callers bring ctx->time up to date before they take the events off:
+ * advancing it again here would give every event enabled time it never
+ * had a chance to run in (running < enabled with nothing multiplexed).
+ */
 static void ctx_deactivate(struct perf_event_context *ctx)
 {
-	perf_ctx_update_time(ctx);
 	ctx->is_active = 0;
 }
 
@@ -514,6 +518,8 @@ static void perf_remote_fn(void *info)
 			/* the task runs but its context was not in yet */
 			ctx_activate(ctx);
 			cpuctx->task_ctx = ctx;
+			ctx_sched_in(ctx, false);
+			ctx_sched_in(ctx, true);
 		}
 	} else if (!ctx->is_active) {
 		/* a CPU context goes inactive only when its CPU goes down */

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * time_enabled and time_running: an event that is never multiplexed out
+ * has exactly equal times, however often its task sleeps and runs again;
+ * tools divide one by the other to scale counts, so any gap shows up as a
+ * bogus "(99.9%)" next to every count.
+ */
+#define _GNU_SOURCE
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+
+static int open_sw(__u64 config, pid_t pid, int disabled, int on_exec)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = config;
+	attr.disabled = disabled;
+	attr.enable_on_exec = on_exec;
+	attr.exclude_kernel = 1;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return syscall(__NR_perf_event_open, &attr, pid, -1, -1, 0);
+}
+
+static int read_times(int fd, uint64_t *v)
+{
+	return read(fd, v, 3 * sizeof(uint64_t)) == 3 * sizeof(uint64_t);
+}
+
+/* sleep and wake many times: every wake-up is a context switch */
+static void sleepy(int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		usleep(200);
+}
+
+TEST(self_sleeping_enabled_equals_running)
+{
+	int fd = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, 0, 0);
+	uint64_t v[3];
+
+	ASSERT_LE(0, fd);
+	sleepy(200);
+	ASSERT_TRUE(read_times(fd, v));
+	EXPECT_LT(0, v[1]);
+	EXPECT_EQ(v[1], v[2]);
+	close(fd);
+}
+
+TEST(other_task_enabled_equals_running)
+{
+	int go[2], fd;
+	uint64_t v[3];
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		sleepy(200);
+		_exit(0);
+	}
+	fd = open_sw(PERF_COUNT_SW_PAGE_FAULTS, pid, 0, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	ASSERT_TRUE(read_times(fd, v));
+	EXPECT_LT(0, v[1]);
+	EXPECT_EQ(v[1], v[2]);
+	close(fd);
+}
+
+TEST(enable_on_exec_enabled_equals_running)
+{
+	int go[2], fd;
+	uint64_t v[3];
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		static char * const argv[] = { "/bin/sh", "-c",
+					       "for i in 1 2 3; do :; done",
+					       NULL };
+
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	fd = open_sw(PERF_COUNT_SW_TASK_CLOCK, pid, 1, 1);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	ASSERT_TRUE(read_times(fd, v));
+	if (!v[1])
+		SKIP(return, "no /bin/sh to exec");
+	EXPECT_EQ(v[1], v[2]);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
