@@ -23,6 +23,8 @@ mkdir -p "$O"
 
 frags="$RIG/configs/common.config $RIG/configs/$ARCH.config"
 [ "$DEBUG" = 1 ] && frags="$frags $RIG/configs/debug.config"
+# options that exist only in our tree (kernel/events/Kconfig)
+[ "$VARIANT" = ours ] && frags="$frags $RIG/configs/ours.config"
 
 cc="${CROSS}gcc" hostcc=gcc
 if command -v ccache >/dev/null; then

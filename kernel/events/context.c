@@ -376,18 +376,18 @@ static void perf_sched_in_all(struct perf_cpu_context *cpuctx,
  * @ctx: the context that changed; active on this CPU, locks held
  *
  * Flexible groups are taken off first so that a newly enabled pinned group
- * gets its counter before them, then everything goes back in order.
+ * gets its counter before them, then everything goes back in order.  The
+ * caller has brought both contexts' time up to date (perf_remote_fn()
+ * does): advancing it here would hand events that were just added or
+ * enabled enabled-time they did not run in.
  */
 void perf_ctx_resched(struct perf_event_context *ctx)
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct perf_event_context *task_ctx = cpuctx->task_ctx;
 
-	perf_ctx_update_time(&cpuctx->ctx);
-	if (task_ctx) {
-		perf_ctx_update_time(task_ctx);
+	if (task_ctx)
 		ctx_sched_out(task_ctx, true);
-	}
 	ctx_sched_out(&cpuctx->ctx, true);
 	perf_sched_in_all(cpuctx, task_ctx);
 }
@@ -507,8 +507,13 @@ static void perf_remote_fn(void *info)
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct perf_remote *rc = info;
 	struct perf_event_context *ctx = rc->ctx;
+	/*
+	 * For a CPU context also lock the running task's: a rescheduling
+	 * @fn takes that context's flexible groups off and back on.
+	 */
+	struct perf_event_context *locked = ctx->task ? ctx : cpuctx->task_ctx;
 
-	perf_ctx_lock(cpuctx, ctx);
+	perf_ctx_lock(cpuctx, locked);
 	if (ctx->task) {
 		if (ctx->task != current || !cpuctx->online) {
 			rc->ret = -EAGAIN;
@@ -526,7 +531,10 @@ static void perf_remote_fn(void *info)
 		rc->ret = -EAGAIN;
 		goto out;
 	}
-	perf_ctx_update_time(ctx);
+	/* both contexts on this CPU: @fn may reschedule either */
+	perf_ctx_update_time(&cpuctx->ctx);
+	if (cpuctx->task_ctx)
+		perf_ctx_update_time(cpuctx->task_ctx);
 	rc->fn(rc->event, ctx, rc->data);
 	if (ctx->task && ctx->is_active && !ctx->nr_events) {
 		ctx_deactivate(ctx);
@@ -534,7 +542,7 @@ static void perf_remote_fn(void *info)
 	}
 	rc->ret = 0;
 out:
-	perf_ctx_unlock(cpuctx, ctx);
+	perf_ctx_unlock(cpuctx, locked);
 }
 
 /**

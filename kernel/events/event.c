@@ -261,7 +261,11 @@ static void __perf_install(struct perf_event *event,
 	ctx_add_event(event, ctx);
 	if (!ctx->is_active)
 		return;
-	if (leader == event) {
+	if (leader == event && event->attr.pinned &&
+	    !(event->event_caps & PERF_EV_CAP_SOFTWARE)) {
+		/* pinned outranks flexible: let everything go back in order */
+		perf_ctx_resched(ctx);
+	} else if (leader == event) {
 		perf_group_try_sched_in(event, ctx);
 	} else if (leader->state == PERF_EVENT_STATE_ACTIVE) {
 		/* a new member: the group goes back on as a whole */
@@ -355,7 +359,10 @@ static void __perf_enable(struct perf_event *event,
 	perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
 	if (!ctx->is_active)
 		return;
-	if (leader == event) {
+	if (leader == event && event->attr.pinned &&
+	    !(event->event_caps & PERF_EV_CAP_SOFTWARE)) {
+		perf_ctx_resched(ctx);
+	} else if (leader == event) {
 		perf_group_try_sched_in(event, ctx);
 	} else if (leader->state == PERF_EVENT_STATE_ACTIVE) {
 		perf_group_sched_out(leader, ctx);

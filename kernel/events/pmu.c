@@ -277,12 +277,25 @@ EXPORT_SYMBOL_GPL(perf_pmu_unregister);
 /* Offer @event to @pmu.  SRCU read side held. */
 static int perf_try_init_event(struct pmu *pmu, struct perf_event *event)
 {
+	struct perf_event_context *leader_ctx = NULL;
 	int ret;
 
 	if (!try_module_get(pmu->module))
 		return -ENODEV;
+	/*
+	 * A driver checking that a group fits walks the leader's siblings:
+	 * keep them still.  Software PMUs never need to.  One level deeper
+	 * than a context mutex the caller may hold (inheritance at fork).
+	 */
+	if (event->group_leader != event &&
+	    pmu->task_ctx_nr != perf_sw_context)
+		leader_ctx = event->group_leader->ctx;
+	if (leader_ctx)
+		mutex_lock_nested(&leader_ctx->mutex, SINGLE_DEPTH_NESTING);
 	event->pmu = pmu;
 	ret = pmu->event_init(event);
+	if (leader_ctx)
+		mutex_unlock(&leader_ctx->mutex);
 	if (!ret && !(pmu->capabilities & PERF_PMU_CAP_EXTENDED_REGS) &&
 	    ((event->attr.sample_regs_user & PERF_REG_EXTENDED_MASK) ||
 	     (event->attr.sample_regs_intr & PERF_REG_EXTENDED_MASK))) {

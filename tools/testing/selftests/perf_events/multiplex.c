@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Scheduling, groups and multiplexing as user space sees them, on the
+ * test PMU of our kernel (CONFIG_PERF_TEST_PMU): a few counters that count
+ * running nanoseconds times a rate, so that every count is predictable
+ * from time_running.  On a kernel without it (upstream, production
+ * configs) every test skips.
+ */
+#define _GNU_SOURCE
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+
+#define PMU_DIR		"/sys/bus/event_source/devices/test_pmu"
+#define FIRST		0x100ULL	/* config:8 */
+#define MAX_FDS		40
+
+static int read_int(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+#define F_PINNED	1
+#define F_DISABLED	2
+
+static int open_test(int type, __u64 config, int group, int flags)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = config;
+	attr.pinned = !!(flags & F_PINNED);
+	attr.disabled = !!(flags & F_DISABLED);
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* CPU 0, every task: the counters are busy whatever runs there */
+	return syscall(__NR_perf_event_open, &attr, -1, 0, group, 0);
+}
+
+/* let the rotation timer (4 ms by default) run a few dozen times */
+static void let_it_run(void)
+{
+	struct timespec ts = { 0, 300 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+struct val {
+	uint64_t count, enabled, running;
+};
+
+static int read_val(int fd, struct val *v)
+{
+	return read(fd, v, sizeof(*v)) == sizeof(*v);
+}
+
+FIXTURE(mux) {
+	int type, counters, nr;
+	int fds[MAX_FDS];
+};
+
+FIXTURE_SETUP(mux)
+{
+	self->nr = 0;
+	self->type = read_int(PMU_DIR "/type");
+	self->counters = read_int(PMU_DIR "/caps/counters");
+	if (self->type < 0 || self->counters < 1)
+		SKIP(return, "no test_pmu (CONFIG_PERF_TEST_PMU)");
+	ASSERT_GE(MAX_FDS / 3, self->counters);
+}
+
+FIXTURE_TEARDOWN(mux)
+{
+	while (self->nr > 0)
+		close(self->fds[--self->nr]);
+}
+
+/* open one test_pmu event and remember it for the teardown */
+static int add_fd(int *fds, int *nr, int type, __u64 config, int group,
+		  int flags)
+{
+	int fd = open_test(type, config, group, flags);
+
+	if (fd >= 0)
+		fds[(*nr)++] = fd;
+	return fd;
+}
+
+TEST_F(mux, within_capacity_never_multiplexed)
+{
+	struct val v;
+	int i;
+
+	for (i = 0; i < self->counters; i++)
+		ASSERT_LE(0, add_fd(self->fds, &self->nr, self->type, 0, -1, 0));
+	let_it_run();
+	for (i = 0; i < self->nr; i++) {
+		ASSERT_TRUE(read_val(self->fds[i], &v));
+		EXPECT_LT(0, v.running);
+		EXPECT_EQ(v.enabled, v.running);
+		/* rate 1: one count per running nanosecond */
+		EXPECT_EQ(v.running, v.count);
+	}
+}
+
+TEST_F(mux, overcommit_rotates_and_scales)
+{
+	struct val v;
+	int i;
+
+	for (i = 0; i < self->counters + 2; i++)
+		ASSERT_LE(0, add_fd(self->fds, &self->nr, self->type, 3, -1, 0));
+	let_it_run();
+	for (i = 0; i < self->nr; i++) {
+		ASSERT_TRUE(read_val(self->fds[i], &v));
+		EXPECT_LT(0, v.running);
+		EXPECT_LT(v.running, v.enabled);
+		/* the count is exactly rate * running: scaling is unbiased */
+		EXPECT_EQ(3 * v.running, v.count);
+	}
+}
+
+TEST_F(mux, group_too_big_is_einval)
+{
+	int leader, i;
+
+	leader = add_fd(self->fds, &self->nr, self->type, 0, -1, 0);
+	ASSERT_LE(0, leader);
+	for (i = 1; i < self->counters; i++)
+		ASSERT_LE(0, add_fd(self->fds, &self->nr, self->type, 0, leader, 0));
+	EXPECT_EQ(-1, open_test(self->type, 0, leader, 0));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(mux, groups_run_as_a_unit)
+{
+	int lead[2], g, i, base;
+	struct val v, first;
+
+	/*
+	 * Two full-size groups, so only one can be on at a time.  As perf
+	 * does, the leaders start disabled and the members enabled: enabling
+	 * a leader puts its whole group on at once.
+	 */
+	for (g = 0; g < 2; g++) {
+		lead[g] = add_fd(self->fds, &self->nr, self->type, 0, -1,
+				 F_DISABLED);
+		ASSERT_LE(0, lead[g]);
+		for (i = 1; i < self->counters; i++)
+			ASSERT_LE(0, add_fd(self->fds, &self->nr, self->type,
+					    0, lead[g], 0));
+	}
+	for (g = 0; g < 2; g++)
+		ASSERT_EQ(0, ioctl(lead[g], PERF_EVENT_IOC_ENABLE, 0));
+	let_it_run();
+	for (g = 0; g < 2; g++)
+		ASSERT_EQ(0, ioctl(lead[g], PERF_EVENT_IOC_DISABLE, 0));
+	for (g = 0; g < 2; g++) {
+		base = g * self->counters;
+		ASSERT_TRUE(read_val(self->fds[base], &first));
+		EXPECT_LT(0, first.running);
+		EXPECT_LT(first.running, first.enabled);
+		/* every member ran exactly when its leader did */
+		for (i = 1; i < self->counters; i++) {
+			ASSERT_TRUE(read_val(self->fds[base + i], &v));
+			EXPECT_EQ(first.running, v.running);
+		}
+	}
+}
+
+TEST_F(mux, pinned_that_cannot_fit_is_in_error)
+{
+	struct pollfd pfd;
+	struct val v;
+	int i, fd;
+
+	for (i = 0; i < self->counters; i++)
+		ASSERT_LE(0, add_fd(self->fds, &self->nr, self->type, 0, -1, 1));
+	fd = add_fd(self->fds, &self->nr, self->type, 0, -1, 1);
+	ASSERT_LE(0, fd);
+	let_it_run();
+	/* a pinned event that could not go on reads as end of file */
+	EXPECT_EQ(0, read(fd, &v, sizeof(v)));
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	ASSERT_EQ(1, poll(&pfd, 1, 0));
+	EXPECT_TRUE(pfd.revents & POLLHUP);
+	/* the others count undisturbed */
+	ASSERT_TRUE(read_val(self->fds[0], &v));
+	EXPECT_EQ(v.enabled, v.running);
+}
+
+TEST_F(mux, pinned_beats_flexible)
+{
+	struct val v;
+	int i, flex;
+
+	flex = add_fd(self->fds, &self->nr, self->type, 0, -1, 0);
+	ASSERT_LE(0, flex);
+	for (i = 0; i < self->counters; i++)
+		ASSERT_LE(0, add_fd(self->fds, &self->nr, self->type, 0, -1, 1));
+	let_it_run();
+	for (i = 1; i < self->nr; i++) {
+		ASSERT_TRUE(read_val(self->fds[i], &v));
+		EXPECT_EQ(v.enabled, v.running);
+	}
+	/* the flexible event gave its counter to the pinned ones */
+	ASSERT_TRUE(read_val(flex, &v));
+	EXPECT_LT(v.running, v.enabled);
+}
+
+TEST_F(mux, counter_constraint_multiplexes)
+{
+	struct val v;
+	int i;
+
+	/* both want counter 0 although the others are free */
+	ASSERT_LE(0, add_fd(self->fds, &self->nr, self->type, FIRST, -1, 0));
+	ASSERT_LE(0, add_fd(self->fds, &self->nr, self->type, FIRST, -1, 0));
+	let_it_run();
+	for (i = 0; i < self->nr; i++) {
+		ASSERT_TRUE(read_val(self->fds[i], &v));
+		EXPECT_LT(0, v.running);
+		EXPECT_LT(v.running, v.enabled);
+	}
+}
+
+TEST_F(mux, sampling_refused_without_interrupt)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = self->type;
+	attr.sample_period = 1000;
+	EXPECT_EQ(-1, syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+}
+
+TEST_HARNESS_MAIN
