@@ -552,7 +552,8 @@ out:
  *	context is active, or on this CPU when the context is not active
  * @data: passed to @fn
  *
- * Context: process context, ctx->mutex held (the event stays in its ctx).
+ * Context: process context, ctx->mutex held (the event stays in its ctx),
+ * or for an inherited copy its original's child_mutex.
  */
 void perf_ctx_call(struct perf_event *event, perf_ctx_fn_t fn, void *data)
 {
@@ -562,7 +563,13 @@ void perf_ctx_call(struct perf_event *event, perf_ctx_fn_t fn, void *data)
 	};
 	struct task_struct *task = READ_ONCE(ctx->task);
 
-	lockdep_assert_held(&ctx->mutex);
+	/*
+	 * An inherited copy is reached under its original's child_mutex
+	 * instead, which keeps it alive; its own context's mutex must not be
+	 * taken there (fork takes them the other way round).
+	 */
+	if (!event->parent)
+		lockdep_assert_held(&ctx->mutex);
 
 	if (!task) {
 		/*
@@ -581,7 +588,7 @@ void perf_ctx_call(struct perf_event *event, perf_ctx_fn_t fn, void *data)
 				return;
 			}
 			raw_spin_unlock_irq(&ctx->lock);
-			cpu_relax();
+			cond_resched();
 		}
 	}
 
@@ -595,13 +602,19 @@ void perf_ctx_call(struct perf_event *event, perf_ctx_fn_t fn, void *data)
 		}
 		raw_spin_lock_irq(&ctx->lock);
 		task = ctx->task;
-		if (ctx->is_active ||
-		    (task != TASK_TOMBSTONE && task_curr(task))) {
+		if (ctx->is_active) {
 			/* being switched in or out: try again */
 			raw_spin_unlock_irq(&ctx->lock);
-			cpu_relax();
+			cond_resched();
 			continue;
 		}
+		/*
+		 * Nothing of the context is on a PMU, and its task cannot
+		 * schedule it in while we hold ctx->lock: change it here.
+		 * (The task may be running where perf is going offline, or
+		 * have switched out since the IPI was sent; it picks the
+		 * change up when it is next scheduled in.)
+		 */
 		fn(event, ctx, data);
 		raw_spin_unlock_irq(&ctx->lock);
 		return;

@@ -562,7 +562,8 @@ u64 perf_event_read_count(struct perf_event *event, u64 *enabled,
  * @running: its running time, children included
  *
  * Context: process context, the event's ctx->mutex held.  Takes
- * child_mutex, then each child's ctx->mutex (one level deeper).
+ * child_mutex, which keeps the copies alive; never a copy's ctx->mutex
+ * (a forking task holds that one while it takes child_mutex).
  * Return: the count.
  */
 u64 perf_event_read_total(struct perf_event *event, u64 *enabled,
@@ -575,12 +576,10 @@ u64 perf_event_read_total(struct perf_event *event, u64 *enabled,
 	val = perf_event_read_count(event, enabled, running);
 	mutex_lock(&event->child_mutex);
 	list_for_each_entry(child, &event->child_list, child_list) {
-		mutex_lock_nested(&child->ctx->mutex, SINGLE_DEPTH_NESTING);
 		perf_ctx_call(child, __perf_read, &rd);
 		val += perf_event_read_count(child, &e, &r);
 		*enabled += e;
 		*running += r;
-		mutex_unlock(&child->ctx->mutex);
 	}
 	mutex_unlock(&event->child_mutex);
 	return val;

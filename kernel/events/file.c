@@ -183,14 +183,12 @@ static void apply_with_children(struct perf_event *event, perf_event_op_t op)
 
 	op(event);
 	mutex_lock(&event->child_mutex);
-	list_for_each_entry(child, &event->child_list, child_list) {
-		struct perf_event_context *cctx = child->ctx;
-
-		/* a child lives in another task's context */
-		mutex_lock_nested(&cctx->mutex, SINGLE_DEPTH_NESTING);
+	/*
+	 * child_mutex keeps the copies alive; their contexts' mutexes are
+	 * not taken under it (see perf_ctx_call()).
+	 */
+	list_for_each_entry(child, &event->child_list, child_list)
 		op(child);
-		mutex_unlock(&cctx->mutex);
-	}
 	mutex_unlock(&event->child_mutex);
 }
 
@@ -229,11 +227,8 @@ static int perf_modify_attr(struct perf_event *event,
 			return err;
 		mutex_lock(&event->child_mutex);
 		list_for_each_entry(child, &event->child_list, child_list) {
-			mutex_lock_nested(&child->ctx->mutex,
-					  SINGLE_DEPTH_NESTING);
 			err = modify_user_hw_breakpoint_check(child, &attr,
 							      true);
-			mutex_unlock(&child->ctx->mutex);
 			if (err)
 				break;
 		}

@@ -335,7 +335,8 @@ static void bp_copy_mutable(struct perf_event_attr *to,
  * (it must not fire with half-updated settings), moved to the new register
  * class if that differs, and enabled again unless @attr says disabled.
  *
- * Context: process context; the caller holds @bp->ctx->mutex.
+ * Context: process context; the caller holds @bp->ctx->mutex, or for an
+ * inherited copy its original's child_mutex (see perf_ctx_call()).
  * Return: 0 or a negative errno (-EINVAL, -EPERM, -ENOSPC, ...).
  */
 int modify_user_hw_breakpoint_check(struct perf_event *bp,
@@ -346,7 +347,8 @@ int modify_user_hw_breakpoint_check(struct perf_event *bp,
 	bool was_enabled;
 	int err;
 
-	lockdep_assert_held(&bp->ctx->mutex);
+	if (!bp->parent)
+		lockdep_assert_held(&bp->ctx->mutex);
 
 	err = bp_parse(bp, attr, &hw);
 	if (err)

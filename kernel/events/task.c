@@ -415,14 +415,13 @@ static void owner_apply(struct perf_event *event, bool enable)
 		perf_event_do_disable(event);
 	mutex_unlock(&ctx->mutex);
 
+	/* copies are reached under child_mutex alone: see perf_ctx_call() */
 	mutex_lock(&event->child_mutex);
 	list_for_each_entry(child, &event->child_list, child_list) {
-		mutex_lock(&child->ctx->mutex);
 		if (enable)
 			perf_event_do_enable(child);
 		else
 			perf_event_do_disable(child);
-		mutex_unlock(&child->ctx->mutex);
 	}
 	mutex_unlock(&event->child_mutex);
 }
