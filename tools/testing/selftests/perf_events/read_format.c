@@ -27,6 +27,7 @@
 #include <sys/syscall.h>
 
 #include "../kselftest_harness.h"
+#include "prefault.h"
 
 #define NR_PAGES	16
 #define ALL_FORMATS	(PERF_FORMAT_TOTAL_TIME_ENABLED | \
@@ -68,68 +69,6 @@ static size_t expected_size(__u64 fmt, int nr)
 	if (fmt & PERF_FORMAT_GROUP)
 		return size + nr * per;
 	return size + per - 8;
-}
-
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ	22
-#define MADV_POPULATE_WRITE	23
-#endif
-
-/* Grow the stack well past anything the tests below will use. */
-static void grow_stack(void)
-{
-	char buf[64 * 1024];
-
-	memset(buf, 0, sizeof(buf));
-	asm volatile("" : : "r"(buf) : "memory");
-}
-
-/*
- * Map in every page this process has, before anything is measured. A
- * test runs in a freshly forked process: none of its code pages are
- * mapped yet, and its data and stack pages are shared copy-on-write
- * with the parent, so the first call into a code page and the first
- * write to a data or stack page would each be a page fault inside the
- * measured region. Afterwards the only faults left are on memory the
- * test maps itself, which must be mapped after this call.
- */
-static void prefault_self(void)
-{
-	unsigned long start, end;
-	char line[512], perm[8];
-	FILE *f;
-
-	grow_stack();
-	f = fopen("/proc/self/maps", "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx %7s", &start, &end, perm) != 3)
-			continue;
-		/* [vdso], [vvar], [vsyscall]: special, not ours to fault */
-		if (strstr(line, "[v") || perm[0] != 'r')
-			continue;
-		madvise((void *)start, end - start,
-			perm[1] == 'w' ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
-	}
-	fclose(f);
-}
-
-/* Fault in @n fresh anonymous pages: the events below count exactly n. */
-static void touch_fresh_pages(int n)
-{
-	long psz = sysconf(_SC_PAGESIZE);
-	char *p = mmap(NULL, n * psz, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	int i;
-
-	if (p == MAP_FAILED)
-		return;
-	for (i = 0; i < n; i++) {
-		p[i * psz] = 1;
-		/* one store per page, none merged or dropped */
-		asm volatile("" ::: "memory");
-	}
 }
 
 /*
