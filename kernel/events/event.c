@@ -86,6 +86,7 @@ void perf_event_calc_sizes(struct perf_event *event)
 		size += sizeof(u64);
 	}
 	event->read_size = size + entry * nr;
+	perf_event_calc_sample_sizes(event);
 }
 
 /**

@@ -13,7 +13,13 @@
  *  swevent.c   the software PMU and the cpu-clock/task-clock PMUs
  *  tracepoint.c the tracepoint and kprobe PMUs
  *  hw_breakpoint.c breakpoint slots and the breakpoint PMU
- *  overflow.c  overflow handling and (not yet) sample output
+ *  overflow.c  overflow: refresh limits, throttling, frequency mode,
+ *              sigtrap and SIGIO
+ *  ring_buffer.c the mmap ring buffer: allocation, mapping, the user page,
+ *              writing records, wakeups, SET_OUTPUT and PAUSE_OUTPUT
+ *  sample.c    laying out PERF_RECORD_SAMPLE and the sample_id_all trailer
+ *  sideband.c  MMAP, COMM, FORK/EXIT, SWITCH, NAMESPACES, KSYMBOL, ...
+ *  callchain.c callchain buffers and collection
  *  sysctl.c    the sysctl knobs and their handlers
  */
 #ifndef _KERNEL_EVENTS_INTERNAL_H
@@ -126,6 +132,46 @@ int perf_tp_register(void);
 int perf_event_do_overflow(struct perf_event *event,
 			   struct perf_sample_data *data,
 			   struct pt_regs *regs, int throttle);
+
+/* ring_buffer.c */
+
+/*
+ * Write one field into a record opened by perf_output_begin*().
+ * Context: any, including NMI, between begin and end.
+ */
+#define perf_output_put(handle, x) perf_output_copy((handle), &(x), sizeof(x))
+
+int perf_output_begin_forward(struct perf_output_handle *handle,
+			      struct perf_sample_data *data,
+			      struct perf_event *event, unsigned int size);
+int perf_output_begin_backward(struct perf_output_handle *handle,
+			       struct perf_sample_data *data,
+			       struct perf_event *event, unsigned int size);
+void perf_event_times_now(struct perf_event *event, u64 *now,
+			  u64 *enabled, u64 *running);
+int perf_mmap(struct file *file, struct vm_area_struct *vma);
+int perf_event_set_output(struct perf_event *event,
+			  struct perf_event *output_event);
+void perf_event_detach_rb(struct perf_event *event);
+void perf_event_pause_output(struct perf_event *event, bool pause);
+__poll_t perf_event_rb_poll(struct perf_event *event);
+
+/* sample.c */
+void perf_event_calc_sample_sizes(struct perf_event *event);
+bool perf_event_validate_size(struct perf_event *event);
+void perf_event_header_init_id(struct perf_event_header *header,
+			       struct perf_sample_data *data,
+			       struct perf_event *event);
+void perf_event_output_id_sample(struct perf_event *event,
+				 struct perf_output_handle *handle,
+				 struct perf_sample_data *data);
+
+/* sideband.c */
+void perf_event_switch_record(struct task_struct *task,
+			      struct task_struct *next_prev, bool sched_in);
+void perf_event_task_record(struct task_struct *task, bool fork);
+void perf_event_read_record(struct perf_event *event,
+			    struct task_struct *task);
 
 /* sysctl.c */
 extern int perf_sample_period_ns;

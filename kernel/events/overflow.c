@@ -60,48 +60,6 @@ int perf_event_overflow(struct perf_event *event,
 EXPORT_SYMBOL_GPL(perf_event_overflow);
 
 /**
- * perf_event_output_forward - default handler: write a sample forward
- * @event: the event
- * @data: the sample
- * @regs: registers
- *
- * No ring buffer exists yet, so the sample is dropped.
- */
-void perf_event_output_forward(struct perf_event *event,
-			       struct perf_sample_data *data,
-			       struct pt_regs *regs)
-{
-	WRITE_ONCE(event->pending_kill, POLL_IN);
-}
-
-/**
- * perf_event_output_backward - default handler for write_backward events
- * @event: the event
- * @data: the sample
- * @regs: registers
- */
-void perf_event_output_backward(struct perf_event *event,
-				struct perf_sample_data *data,
-				struct pt_regs *regs)
-{
-	WRITE_ONCE(event->pending_kill, POLL_IN);
-}
-
-/**
- * perf_event_output - write a sample now (BPF's use)
- * @event: the event
- * @data: the sample
- * @regs: registers
- *
- * Return: -ENOSPC: there is no buffer to write to.
- */
-int perf_event_output(struct perf_event *event, struct perf_sample_data *data,
-		      struct pt_regs *regs)
-{
-	return -ENOSPC;
-}
-
-/**
  * perf_event_account_interrupt - count an interrupt for throttling
  * @event: the event
  *
@@ -110,48 +68,4 @@ int perf_event_output(struct perf_event *event, struct perf_sample_data *data,
 int perf_event_account_interrupt(struct perf_event *event)
 {
 	return 0;
-}
-
-/**
- * perf_event_update_userpage - refresh the mmapped control page
- * @event: the event; it has no buffer yet, so there is nothing to refresh
- */
-void perf_event_update_userpage(struct perf_event *event)
-{
-}
-EXPORT_SYMBOL_GPL(perf_event_update_userpage);
-
-/**
- * arch_perf_update_userpage - arch hook for the control page's time fields
- * @event: the event
- * @userpg: the page
- * @now: the current time
- */
-void __weak arch_perf_update_userpage(struct perf_event *event,
-				      struct perf_event_mmap_page *userpg,
-				      u64 now)
-{
-}
-
-int perf_output_begin(struct perf_output_handle *handle,
-		      struct perf_sample_data *data,
-		      struct perf_event *event, unsigned int size)
-{
-	return -ENOSPC;
-}
-
-void perf_output_end(struct perf_output_handle *handle)
-{
-}
-
-unsigned int perf_output_copy(struct perf_output_handle *handle,
-			      const void *buf, unsigned int len)
-{
-	return len;
-}
-
-unsigned int perf_output_skip(struct perf_output_handle *handle,
-			      unsigned int len)
-{
-	return len;
 }

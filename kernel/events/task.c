@@ -351,39 +351,6 @@ void perf_event_exec(void)
 	perf_put_ctx(ctx);
 }
 
-/* side-band records: the sampling issue writes these into ring buffers */
-
-void perf_event_comm(struct task_struct *tsk, bool exec)
-{
-}
-
-void perf_event_namespaces(struct task_struct *tsk)
-{
-}
-
-void perf_event_fork(struct task_struct *tsk)
-{
-}
-
-void perf_event_mmap(struct vm_area_struct *vma)
-{
-}
-
-void perf_event_ksymbol(u16 ksym_type, u64 addr, u32 len, bool unregister,
-			const char *name)
-{
-}
-
-void perf_event_bpf_event(struct bpf_prog *prog, enum perf_bpf_event_type type,
-			  u16 flags)
-{
-}
-
-void perf_event_text_poke(const void *addr, const void *old_bytes,
-			  size_t old_len, const void *new_bytes, size_t new_len)
-{
-}
-
 /**
  * perf_event_task_tick - scheduler tick (frequency adjustment and rotation
  * are the event-core and sampling issues)
