@@ -412,9 +412,10 @@ struct perf_event {
 	/* poll() waiters; ring buffer (sampling issue) */
 	wait_queue_head_t		waitq;
 	struct fasync_struct		*fasync;
-	struct perf_buffer		*rb;
-	struct mutex			mmap_mutex;	/* rb and its mappings */
-	atomic_t			mmap_count;
+	struct perf_buffer __rcu	*rb;
+	struct list_head		rb_entry;	/* on rb's event list */
+	struct mutex			mmap_mutex;	/* unused: see ring_buffer.c */
+	atomic_t			mmap_count;	/* VMAs mapping rb via us */
 
 	/* pending work that cannot run in NMI/IRQ context */
 	unsigned int			pending_wakeup;
@@ -529,6 +530,7 @@ struct perf_output_handle {
 	struct perf_buffer		*rb;
 	unsigned long			wakeup;
 	unsigned long			size;
+	unsigned long			start;		/* record's offset */
 	u64				aux_flags;
 	void				*addr;
 	int				page;

@@ -46,6 +46,7 @@ static void perf_event_free_rcu(struct rcu_head *head)
 void perf_event_free(struct perf_event *event)
 {
 	irq_work_sync(&event->pending_irq);
+	perf_event_detach_rb(event);
 	if (event->destroy)
 		event->destroy(event);
 	if (event->pmu)
@@ -138,6 +139,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	INIT_HLIST_NODE(&event->hlist_entry);
 	mutex_init(&event->child_mutex);
 	mutex_init(&event->mmap_mutex);
+	INIT_LIST_HEAD(&event->rb_entry);
 	init_waitqueue_head(&event->waitq);
 	init_irq_work(&event->pending_irq, perf_pending_work);
 	atomic_long_set(&event->refcount, 1);

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The file behind an event's descriptor: read(), poll(), ioctl(), fasync
- * and close().  mmap() is not provided yet (the ring buffer is the sampling
- * issue), so mmap() of an event fails with -ENODEV.
+ * and close().  mmap() is the ring buffer's (ring_buffer.c).
  *
  * All of these run in process context and take the event's ctx->mutex,
  * which keeps the group stable while it is read or changed.
@@ -148,7 +147,7 @@ static __poll_t perf_poll(struct file *file, poll_table *wait)
 	 * Readiness comes from the ring buffer; an event without one has
 	 * nothing to wait for, and reports POLLHUP as upstream does.
 	 */
-	return EPOLLHUP;
+	return perf_event_rb_poll(event);
 }
 
 /**
@@ -160,8 +159,15 @@ static __poll_t perf_poll(struct file *file, poll_table *wait)
  */
 void perf_event_wakeup(struct perf_event *event)
 {
-	wake_up_all(&event->waitq);
-	kill_fasync(perf_event_fasync(event), SIGIO, POLL_IN);
+	int kill = READ_ONCE(event->pending_kill);
+
+	/* pollers of every event sharing the buffer, or just this one */
+	if (!perf_event_wakeup_rb(event))
+		wake_up_all(&event->waitq);
+	if (kill) {
+		WRITE_ONCE(event->pending_kill, 0);
+		kill_fasync(perf_event_fasync(event), SIGIO, kill);
+	}
 }
 
 typedef void (*perf_event_op_t)(struct perf_event *event);
@@ -277,8 +283,7 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 		apply_with_children(event, op_enable);
 		return 0;
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
-		/* no ring buffer can be mapped yet */
-		return -EINVAL;
+		return perf_event_pause_output(event, arg);
 	case PERF_EVENT_IOC_SET_BPF:
 	case PERF_EVENT_IOC_QUERY_BPF:
 		return -EOPNOTSUPP;	/* CONFIG_BPF_SYSCALL is off */
@@ -313,11 +318,15 @@ static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		int fd = arg;
 
 		if (fd == -1)
-			return 0;	/* nothing is redirected: done */
+			return perf_event_set_output(event, NULL);
 		out = fdget(fd);
 		if (!fd_file(out))
 			return -EBADF;
-		ret = is_perf_file(fd_file(out)) ? -EINVAL : -EBADF;
+		if (is_perf_file(fd_file(out)))
+			ret = perf_event_set_output(event,
+						    fd_file(out)->private_data);
+		else
+			ret = -EBADF;
 		fdput(out);
 		return ret;
 	}
@@ -373,6 +382,7 @@ const struct file_operations perf_fops = {
 	.release		= perf_release,
 	.read			= perf_read,
 	.poll			= perf_poll,
+	.mmap			= perf_mmap,
 	.unlocked_ioctl		= perf_ioctl,
 	.compat_ioctl		= perf_compat_ioctl,
 	.fasync			= perf_fasync,

@@ -153,8 +153,11 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma);
 int perf_event_set_output(struct perf_event *event,
 			  struct perf_event *output_event);
 void perf_event_detach_rb(struct perf_event *event);
-void perf_event_pause_output(struct perf_event *event, bool pause);
+int perf_event_pause_output(struct perf_event *event, bool pause);
 __poll_t perf_event_rb_poll(struct perf_event *event);
+bool perf_event_wakeup_rb(struct perf_event *event);
+unsigned int perf_output_copy_user(struct perf_output_handle *handle,
+				   const void __user *ubuf, unsigned int len);
 
 /* sample.c */
 void perf_event_calc_sample_sizes(struct perf_event *event);

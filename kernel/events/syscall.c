@@ -355,7 +355,7 @@ SYSCALL_DEFINE5(perf_event_open,
 		struct perf_event_attr __user *, attr_uptr,
 		pid_t, pid, int, cpu, int, group_fd, unsigned long, flags)
 {
-	struct perf_event *group_leader = NULL, *event;
+	struct perf_event *group_leader = NULL, *output_event = NULL, *event;
 	struct task_struct *task = NULL;
 	struct perf_event_context *ctx;
 	struct perf_event_attr attr;
@@ -393,11 +393,8 @@ SYSCALL_DEFINE5(perf_event_open,
 			err = -ENODEV;
 			goto err_group;
 		}
-		if (flags & PERF_FLAG_FD_OUTPUT) {
-			/* redirecting output needs the ring buffer: not built */
-			err = -EINVAL;
-			goto err_group;
-		}
+		if (flags & PERF_FLAG_FD_OUTPUT)
+			output_event = group_leader;
 		if (flags & PERF_FLAG_FD_NO_GROUP)
 			group_leader = NULL;
 	}
@@ -451,6 +448,13 @@ SYSCALL_DEFINE5(perf_event_open,
 	if (IS_ERR(ctx)) {
 		err = PTR_ERR(ctx);
 		goto err_cred;
+	}
+	if (output_event) {
+		err = perf_event_set_output(event, output_event);
+		if (err) {
+			perf_put_ctx(ctx);
+			goto err_cred;
+		}
 	}
 
 	mutex_lock(&ctx->mutex);
