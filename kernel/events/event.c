@@ -47,6 +47,7 @@ void perf_event_free(struct perf_event *event)
 {
 	irq_work_sync(&event->pending_irq);
 	perf_event_detach_rb(event);
+	perf_exclusive_event_release(event);
 	if (event->destroy)
 		event->destroy(event);
 	if (event->pmu)
@@ -219,6 +220,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	return event;
 
 fail_pmu:
+	perf_exclusive_event_release(event);
 	if (event->destroy)
 		event->destroy(event);
 	module_put(event->pmu->module);
@@ -760,6 +762,10 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 	}
 	if (!task && !cpu_online(cpu)) {
 		err = -ENODEV;
+		goto err_unlock;
+	}
+	if (!perf_exclusive_installable(event, ctx)) {
+		err = -EBUSY;
 		goto err_unlock;
 	}
 	event->ctx = ctx;

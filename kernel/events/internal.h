@@ -106,6 +106,10 @@ void perf_event_unref(struct perf_event *event);
 int perf_init_event(struct perf_event *event);
 struct pmu *perf_pmu_by_type(int type);
 int perf_pmu_sysfs_init(void);
+int perf_exclusive_event_init(struct perf_event *event);
+void perf_exclusive_event_release(struct perf_event *event);
+bool perf_exclusive_installable(struct perf_event *event,
+				struct perf_event_context *ctx);
 
 /* syscall.c */
 int perf_copy_attr(struct perf_event_attr __user *uattr,

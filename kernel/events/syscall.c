@@ -484,6 +484,11 @@ SYSCALL_DEFINE5(perf_event_open,
 		err = -EINVAL;
 		goto err_locked;
 	}
+	/* under ctx->mutex, against a concurrent open into the same ctx */
+	if (!perf_exclusive_installable(event, ctx)) {
+		err = -EBUSY;
+		goto err_locked;
+	}
 
 	file = anon_inode_getfile("[perf_event]", &perf_fops, event, f_flags);
 	if (IS_ERR(file)) {

@@ -10,15 +10,30 @@
  * measures time_running in the same context time, so a count is exactly
  * rate * time_running: scaled counts of multiplexed events can be checked
  * for bias to the nanosecond.  config:8 ("first") ties an event to counter 0, a
- * constraint like those of real PMUs.  The PMU has no interrupt: sampling
- * events are refused, as for any PMU with PERF_PMU_CAP_NO_INTERRUPT.
+ * constraint like those of real PMUs.
+ *
+ * Sampling: a per-CPU hrtimer, in hard IRQ context like a PMU interrupt,
+ * runs every TEST_PMU_TICK_NS while a sampling event is on a counter of its
+ * CPU.  It brings the counts up to date and, for every counter that has
+ * crossed its period since the last tick, calls perf_event_overflow() once
+ * (a real counter also interrupts once per overflow however late the
+ * interrupt comes) and stops the counter when told to.  The period is
+ * counted again from the tick that saw it change (ioctl PERIOD), as
+ * upstream's PERIOD restarts it.
+ *
+ * test_pmu.exclusive=1 (also writable in /sys/module/test_pmu/parameters
+ * while the PMU has no events) makes it PERF_PMU_CAP_EXCLUSIVE.
  *
  * add/del/start/stop/read run on the event's CPU with IRQs off under the
- * context lock, like any driver's; the per-CPU counter mask needs no other
- * locking.
+ * context lock, like any driver's; the tick runs on the same CPU in hard
+ * IRQ, so neither can interrupt the other and the per-CPU state needs no
+ * other locking.
  */
+#include <linux/hrtimer.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <asm/irq_regs.h>
 
 #include "internal.h"
 
@@ -30,9 +45,60 @@ static unsigned int counters = 4;
 module_param(counters, uint, 0444);
 MODULE_PARM_DESC(counters, "counters per CPU (1..16)");
 
-static DEFINE_PER_CPU(unsigned long, test_pmu_used);
+/* period of the overflow tick while a sampling event is on a counter */
+#define TEST_PMU_TICK_NS	(NSEC_PER_MSEC / 2)
+
+/* the period a counter was armed with: hw.config_base is unused here */
+#define armed_period		config_base
+
+struct test_pmu_cpu {
+	unsigned long		used;		/* counters in use */
+	struct perf_event	*events[TEST_PMU_MAX];
+	struct hrtimer		tick;
+	bool			ticking;
+	int			cpu;
+};
+
+static DEFINE_PER_CPU(struct test_pmu_cpu, test_pmu_cpus);
 
 static struct pmu test_pmu;
+
+/*
+ * Live events of the PMU, and the lock that orders their creation against
+ * a change of the exclusive switch: the core reads the capability after
+ * event_init, so it may change only while no event exists.
+ */
+static DEFINE_MUTEX(test_pmu_lock);
+static unsigned int test_pmu_nr_events;
+static bool exclusive;
+
+static int exclusive_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int ret = kstrtobool(val, &on);
+
+	if (ret)
+		return ret;
+	mutex_lock(&test_pmu_lock);
+	if (test_pmu_nr_events) {
+		ret = -EBUSY;
+	} else {
+		exclusive = on;
+		if (on)
+			test_pmu.capabilities |= PERF_PMU_CAP_EXCLUSIVE;
+		else
+			test_pmu.capabilities &= ~PERF_PMU_CAP_EXCLUSIVE;
+	}
+	mutex_unlock(&test_pmu_lock);
+	return ret;
+}
+
+static const struct kernel_param_ops exclusive_ops = {
+	.set	= exclusive_set,
+	.get	= param_get_bool,
+};
+module_param_cb(exclusive, &exclusive_ops, &exclusive, 0644);
+MODULE_PARM_DESC(exclusive, "PERF_PMU_CAP_EXCLUSIVE (only while no events)");
 
 static u64 rate_of(struct perf_event *event)
 {
@@ -44,13 +110,33 @@ static void test_pmu_update(struct perf_event *event)
 {
 	u64 now = event->ctx->time;
 	u64 prev = local64_xchg(&event->hw.prev_count, now);
+	u64 delta = (now - prev) * rate_of(event);
 
-	local64_add((now - prev) * rate_of(event), &event->count);
+	local64_add(delta, &event->count);
+	/* the tick reports the overflow if this used the period up */
+	if (is_sampling_event(event))
+		local64_sub(delta, &event->hw.period_left);
+}
+
+/*
+ * Arm the period: count it from now if it was never armed, has run out, or
+ * was changed by ioctl PERIOD since it was armed.
+ */
+static void test_pmu_arm_period(struct hw_perf_event *hwc)
+{
+	if (hwc->armed_period != hwc->sample_period ||
+	    local64_read(&hwc->period_left) <= 0) {
+		hwc->armed_period = hwc->sample_period;
+		hwc->last_period = hwc->sample_period;
+		local64_set(&hwc->period_left, hwc->sample_period);
+	}
 }
 
 static void test_pmu_start(struct perf_event *event, int flags)
 {
 	local64_set(&event->hw.prev_count, event->ctx->time);
+	if (is_sampling_event(event))
+		test_pmu_arm_period(&event->hw);
 	event->hw.state = 0;
 }
 
@@ -63,7 +149,8 @@ static void test_pmu_stop(struct perf_event *event, int flags)
 
 static int test_pmu_add(struct perf_event *event, int flags)
 {
-	unsigned long *used = this_cpu_ptr(&test_pmu_used);
+	struct test_pmu_cpu *tc = this_cpu_ptr(&test_pmu_cpus);
+	unsigned long *used = &tc->used;
 	unsigned int idx;
 
 	if (TEST_PMU_FIRST(event->attr.config))
@@ -73,18 +160,96 @@ static int test_pmu_add(struct perf_event *event, int flags)
 	if (idx >= counters)
 		return -EAGAIN;
 	__set_bit(idx, used);
+	tc->events[idx] = event;
 	event->hw.idx = idx;
 	event->hw.state = PERF_HES_STOPPED;
 	if (flags & PERF_EF_START)
 		test_pmu_start(event, flags);
+	if (is_sampling_event(event) && !tc->ticking) {
+		tc->ticking = true;
+		hrtimer_start(&tc->tick, ns_to_ktime(TEST_PMU_TICK_NS),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+	}
 	return 0;
 }
 
+/* the tick stops by itself once no sampling event is left */
 static void test_pmu_del(struct perf_event *event, int flags)
 {
+	struct test_pmu_cpu *tc = this_cpu_ptr(&test_pmu_cpus);
+
 	test_pmu_stop(event, PERF_EF_UPDATE);
-	__clear_bit(event->hw.idx, this_cpu_ptr(&test_pmu_used));
+	__clear_bit(event->hw.idx, &tc->used);
+	tc->events[event->hw.idx] = NULL;
 	event->hw.idx = -1;
+}
+
+/*
+ * The "interrupt": bring one running sampling counter up to date and
+ * report an overflow if it crossed its period.  Hard IRQ on the counter's
+ * CPU, where its context is active: nothing else can touch the context
+ * time now, and the time the core will settle later is never earlier than
+ * what is computed here from the same clock.
+ */
+static void test_pmu_tick_event(struct perf_event *event, struct pt_regs *regs)
+{
+	struct perf_event_context *ctx = event->ctx;
+	struct hw_perf_event *hwc = &event->hw;
+	struct perf_sample_data data;
+	u64 now, prev, delta;
+
+	if (hwc->state & PERF_HES_STOPPED)
+		return;
+	now = ctx->time;
+	if (ctx->is_active)
+		now += perf_clock() - ctx->timestamp;
+	prev = local64_xchg(&hwc->prev_count, now);
+	delta = (now - prev) * rate_of(event);
+	local64_add(delta, &event->count);
+
+	if (hwc->armed_period != hwc->sample_period) {
+		/* ioctl PERIOD: the new period counts from here */
+		test_pmu_arm_period(hwc);
+		return;
+	}
+	if (local64_sub_return(delta, &hwc->period_left) > 0)
+		return;
+	perf_sample_data_init(&data, 0, hwc->last_period);
+	hwc->last_period = hwc->sample_period;
+	/* one interrupt, however many periods went by: start a new one */
+	local64_set(&hwc->period_left, hwc->sample_period);
+	if (perf_event_overflow(event, &data, regs))
+		test_pmu_stop(event, 0);
+}
+
+static enum hrtimer_restart test_pmu_tick(struct hrtimer *timer)
+{
+	struct test_pmu_cpu *tc = container_of(timer, struct test_pmu_cpu,
+					       tick);
+	struct pt_regs *regs = get_irq_regs();
+	bool sampling = false;
+	unsigned int i;
+
+	/* a CPU going down hands its timers over: nothing is on it then */
+	if (tc->cpu != smp_processor_id()) {
+		tc->ticking = false;
+		return HRTIMER_NORESTART;
+	}
+	for (i = 0; i < TEST_PMU_MAX; i++) {
+		struct perf_event *event = tc->events[i];
+
+		if (!event || !is_sampling_event(event))
+			continue;
+		sampling = true;
+		if (regs)
+			test_pmu_tick_event(event, regs);
+	}
+	if (!sampling) {
+		tc->ticking = false;
+		return HRTIMER_NORESTART;
+	}
+	hrtimer_forward_now(timer, ns_to_ktime(TEST_PMU_TICK_NS));
+	return HRTIMER_RESTART;
 }
 
 static void test_pmu_read(struct perf_event *event)
@@ -117,16 +282,36 @@ static int test_pmu_validate_group(struct perf_event *event)
 	return n > counters || first > 1 ? -EINVAL : 0;
 }
 
+static void test_pmu_destroy(struct perf_event *event)
+{
+	mutex_lock(&test_pmu_lock);
+	test_pmu_nr_events--;
+	mutex_unlock(&test_pmu_lock);
+}
+
 static int test_pmu_event_init(struct perf_event *event)
 {
+	int ret;
+
 	if (event->attr.type != test_pmu.type)
 		return -ENOENT;
 	if (event->attr.config & ~0x1ffULL)
 		return -EINVAL;
 	if (has_branch_stack(event))
 		return -EOPNOTSUPP;
+	/* frequency mode would need period adjustment from the tick */
+	if (event->attr.freq)
+		return -EOPNOTSUPP;
 	event->hw.idx = -1;
-	return test_pmu_validate_group(event);
+	event->hw.armed_period = 0;
+	ret = test_pmu_validate_group(event);
+	if (ret)
+		return ret;
+	mutex_lock(&test_pmu_lock);
+	test_pmu_nr_events++;
+	mutex_unlock(&test_pmu_lock);
+	event->destroy = test_pmu_destroy;
+	return 0;
 }
 
 PMU_FORMAT_ATTR(rate, "config:0-7");
@@ -168,7 +353,6 @@ static const struct attribute_group *test_pmu_groups[] = {
 
 static struct pmu test_pmu = {
 	.task_ctx_nr	= perf_hw_context,
-	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
 	.attr_groups	= test_pmu_groups,
 	.event_init	= test_pmu_event_init,
 	.add		= test_pmu_add,
@@ -180,7 +364,17 @@ static struct pmu test_pmu = {
 
 static int __init test_pmu_init(void)
 {
+	int cpu;
+
 	counters = clamp(counters, 1U, (unsigned int)TEST_PMU_MAX);
+	for_each_possible_cpu(cpu) {
+		struct test_pmu_cpu *tc = per_cpu_ptr(&test_pmu_cpus, cpu);
+
+		tc->cpu = cpu;
+		hrtimer_init(&tc->tick, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_PINNED_HARD);
+		tc->tick.function = test_pmu_tick;
+	}
 	return perf_pmu_register(&test_pmu, "test_pmu", -1);
 }
 device_initcall(test_pmu_init);

@@ -244,14 +244,24 @@ TEST_F(mux, counter_constraint_multiplexes)
 	}
 }
 
-TEST_F(mux, sampling_refused_without_interrupt)
+/*
+ * The test PMU interrupts from an hrtimer, so sampling events open (their
+ * overflows are tested in refresh_period.c); frequency mode it refuses.
+ */
+TEST_F(mux, sampling_accepted_freq_refused)
 {
 	struct perf_event_attr attr;
+	int fd;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = self->type;
-	attr.sample_period = 1000;
+	attr.sample_period = 1000000;
+	fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
+	EXPECT_LE(0, fd);
+	close(fd);
+	attr.freq = 1;
+	attr.sample_freq = 100;
 	EXPECT_EQ(-1, syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0));
 	EXPECT_EQ(EOPNOTSUPP, errno);
 }
