@@ -435,7 +435,10 @@ struct perf_event {
 	struct pid_namespace		*ns;
 
 	unsigned int			event_caps;
-	int				pending_sigtrap;
+	/* sigtrap: the task work that sends SIGTRAP on return to user */
+	struct callback_head		pending_task;
+	unsigned int			pending_work;
+	u64				pending_addr;
 
 #ifdef CONFIG_EVENT_TRACING
 	struct trace_event_call		*tp_event;

@@ -158,6 +158,9 @@ static int event_sched_in(struct perf_event *event,
 	if (!event_filter_match(event))
 		return 0;
 
+	/* a task that was throttled may not see a tick soon: start afresh */
+	if (unlikely(perf_event_is_throttled(event)))
+		perf_event_unthrottle(event);
 	WRITE_ONCE(event->oncpu, smp_processor_id());
 	perf_event_set_state(event, PERF_EVENT_STATE_ACTIVE);
 	if (event->pmu->add(event, PERF_EF_START)) {
@@ -166,6 +169,8 @@ static int event_sched_in(struct perf_event *event,
 		return -EAGAIN;
 	}
 	ctx->nr_active++;
+	if (rcu_access_pointer(event->rb))
+		perf_event_update_userpage(event);
 	return 0;
 }
 
@@ -183,6 +188,8 @@ void perf_event_sched_out(struct perf_event *event,
 	WRITE_ONCE(event->oncpu, -1);
 	perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
 	ctx->nr_active--;
+	if (rcu_access_pointer(event->rb))
+		perf_event_update_userpage(event);
 }
 
 /**

@@ -245,6 +245,9 @@ static void ctx_add_event(struct perf_event *event,
 		ctx->nr_hw_events++;
 	if (event->attr.inherit_stat)
 		ctx->nr_stat++;
+	/* the tick re-derives the periods of frequency-mode events */
+	if (event->attr.freq)
+		ctx->nr_freq++;
 	event->attach_state |= PERF_ATTACH_CONTEXT;
 
 	if (leader == event) {
@@ -335,6 +338,8 @@ static void __perf_remove(struct perf_event *event,
 		ctx->nr_hw_events--;
 	if (event->attr.inherit_stat)
 		ctx->nr_stat--;
+	if (event->attr.freq)
+		ctx->nr_freq--;
 	event->attach_state &= ~(PERF_ATTACH_CONTEXT | PERF_ATTACH_GROUP);
 	if (event->state > PERF_EVENT_STATE_EXIT)
 		perf_event_set_state(event, PERF_EVENT_STATE_OFF);
@@ -782,12 +787,42 @@ err_free:
 }
 EXPORT_SYMBOL_GPL(perf_event_create_kernel_counter);
 
+/*
+ * The new period applies at once: a running event is stopped, its pending
+ * remainder dropped and the counter restarted with the new period.  A
+ * throttled event gets a fresh start too.  ctx->lock held, on the event's
+ * CPU when it is active.
+ */
+static void __perf_event_period(struct perf_event *event,
+				struct perf_event_context *ctx, void *data)
+{
+	u64 value = *(u64 *)data;
+	bool active = event->state == PERF_EVENT_STATE_ACTIVE;
+
+	if (event->attr.freq) {
+		event->attr.sample_freq = value;
+	} else {
+		event->attr.sample_period = value;
+		event->hw.sample_period = value;
+	}
+	if (active) {
+		perf_pmu_disable(event->pmu);
+		event->hw.interrupts = 0;
+		event->pmu->stop(event, PERF_EF_UPDATE);
+	}
+	local64_set(&event->hw.period_left, 0);
+	if (active) {
+		event->pmu->start(event, PERF_EF_RELOAD);
+		perf_pmu_enable(event->pmu);
+	}
+}
+
 /**
  * perf_event_period - change a sampling event's period (ioctl PERIOD)
  * @event: the event
  * @value: the new period, or frequency in freq mode
  *
- * Not built yet: sampling is the next issue.
+ * Context: process; takes the event's ctx->mutex.
  * Return: 0 or a negative errno.
  */
 int perf_event_period(struct perf_event *event, u64 value)
@@ -804,12 +839,7 @@ int perf_event_period(struct perf_event *event, u64 value)
 		return -EINVAL;
 
 	mutex_lock(&event->ctx->mutex);
-	if (event->attr.freq) {
-		event->attr.sample_freq = value;
-	} else {
-		event->attr.sample_period = value;
-		event->hw.sample_period = value;
-	}
+	perf_ctx_call(event, __perf_event_period, &value);
 	mutex_unlock(&event->ctx->mutex);
 	return 0;
 }

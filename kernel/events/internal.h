@@ -136,6 +136,8 @@ int perf_tp_register(void);
 int perf_event_do_overflow(struct perf_event *event,
 			   struct perf_sample_data *data,
 			   struct pt_regs *regs, int throttle);
+bool perf_event_is_throttled(struct perf_event *event);
+void perf_event_unthrottle(struct perf_event *event);
 
 /* ring_buffer.c */
 
@@ -182,6 +184,7 @@ void perf_event_read_record(struct perf_event *event,
 
 /* sysctl.c */
 extern int perf_sample_period_ns;
+extern int perf_max_samples_per_tick;
 
 /*
  * Is @event counting on this CPU for the current context?  Software events

@@ -2,43 +2,247 @@
 /*
  * What happens when a sampling event's period elapses.
  *
- * The core part is here: the event_limit of ioctl(REFRESH), and calling the
- * event's overflow handler (ptrace breakpoints rely on that).  The ring
- * buffer the default handler writes to, sigtrap, throttling and frequency
- * mode are the sampling issue and not built yet: the default handlers
- * below drop the sample, as upstream does for an event with no buffer.
+ * An overflow is accounted against the CPU's interrupt budget (more than
+ * perf_max_samples_per_tick in one tick throttles the event until the next
+ * tick), moves a frequency-mode event's period towards its target rate,
+ * counts down a REFRESH limit, queues a sigtrap for the task, and calls
+ * the event's overflow handler: for events opened from user space that
+ * writes a sample into the ring buffer.
  *
- * Context: everything here may run in NMI context: no locks, no sleeping;
- * deferred work goes through event->pending_irq.
+ * Context: everything here except the tick may run in NMI context: no
+ * locks, no sleeping; what cannot be done there is deferred to the
+ * event's irq_work (wakeups, disabling) or to task work (SIGTRAP).  The
+ * tick runs in hard IRQ context and takes the contexts' locks.
  */
+#include <linux/hash.h>
+#include <linux/math64.h>
+#include <linux/sched/signal.h>
+#include <linux/task_work.h>
+#include <linux/tick.h>
+
 #include "internal.h"
+
+/* hw.interrupts of a throttled event */
+#define PERF_THROTTLED		(~0ULL)
+
+/*
+ * Each tick starts a new interrupt-accounting period: an event compares
+ * its hw.interrupts_seq with the CPU's sequence to know whether its count
+ * is from this tick.  perf_throttled_count says an event was throttled, so
+ * that the tick knows to restart it.
+ */
+static DEFINE_PER_CPU(u64, perf_throttled_seq);
+static DEFINE_PER_CPU(int, perf_throttled_count);
+
+/**
+ * perf_event_log_throttle - write a THROTTLE or UNTHROTTLE record
+ * @event: the event
+ * @unthrottle: which of the two
+ *
+ * Context: any, including NMI.
+ */
+static void perf_event_log_throttle(struct perf_event *event, bool unthrottle)
+{
+	struct perf_output_handle handle;
+	struct perf_sample_data data;
+	struct {
+		struct perf_event_header	header;
+		u64				time;
+		u64				id;
+		u64				stream_id;
+	} rec = {
+		.header = {
+			.type = unthrottle ? PERF_RECORD_UNTHROTTLE :
+					     PERF_RECORD_THROTTLE,
+			.size = sizeof(rec),
+		},
+		.time = event->clock(),
+		.id = event->parent ? event->parent->id : event->id,
+		.stream_id = event->id,
+	};
+
+	perf_sample_data_init(&data, 0, 0);
+	perf_event_header_init_id(&rec.header, &data, event);
+	if (perf_output_begin(&handle, &data, event, rec.header.size))
+		return;
+	perf_output_put(&handle, rec);
+	perf_event_output_id_sample(event, &handle, &data);
+	perf_output_end(&handle);
+}
+
+/*
+ * The period that makes @count events in @nsec come at attr.sample_freq
+ * per second: count * NSEC_PER_SEC / (nsec * freq), never 0.
+ */
+static u64 freq_to_period(struct perf_event *event, u64 nsec, u64 count)
+{
+	u64 freq = event->attr.sample_freq;
+	u64 period;
+
+	if (!nsec || !freq)
+		return 1;
+	period = mul_u64_u64_div_u64(count, NSEC_PER_SEC, nsec * freq);
+	return period ? period : 1;
+}
+
+/*
+ * Steer a frequency-mode event's period towards the one that @count
+ * events per @nsec call for.  The step is an eighth of the difference so
+ * that one odd tick does not swing the rate; when the pending remainder of
+ * the old period is far larger than the new period, restart the count so
+ * the new period applies now.  @running: the event is counting and must be
+ * stopped around the restart (not from the PMU's own overflow path).
+ */
+static void perf_adjust_period(struct perf_event *event, u64 nsec, u64 count,
+			       bool running)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 step = (s64)(freq_to_period(event, nsec, count) -
+			 hwc->sample_period);
+	u64 period;
+
+	step = step >= 0 ? (step + 7) / 8 : (step - 7) / 8;
+	period = hwc->sample_period + step;
+	hwc->sample_period = period ? period : 1;
+
+	if (local64_read(&hwc->period_left) > 8 * (s64)hwc->sample_period) {
+		if (running)
+			event->pmu->stop(event, PERF_EF_UPDATE);
+		local64_set(&hwc->period_left, 0);
+		if (running)
+			event->pmu->start(event, PERF_EF_RELOAD);
+	}
+}
+
+static int account_interrupt(struct perf_event *event, int throttle)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 seq = __this_cpu_read(perf_throttled_seq);
+	int ret = 0;
+
+	if (hwc->interrupts_seq != seq) {
+		hwc->interrupts_seq = seq;
+		hwc->interrupts = 1;
+	} else if (++hwc->interrupts > READ_ONCE(perf_max_samples_per_tick) &&
+		   throttle) {
+		__this_cpu_inc(perf_throttled_count);
+		/* a tickless CPU must still tick to unthrottle us */
+		tick_dep_set_cpu(smp_processor_id(), TICK_DEP_BIT_PERF_EVENTS);
+		hwc->interrupts = PERF_THROTTLED;
+		perf_event_log_throttle(event, false);
+		ret = 1;
+	}
+
+	if (event->attr.freq) {
+		u64 now = perf_clock();
+		s64 delta = now - hwc->freq_time_stamp;
+
+		hwc->freq_time_stamp = now;
+		/* only a recent previous overflow says anything about rate */
+		if (delta > 0 && delta < 2 * TICK_NSEC)
+			perf_adjust_period(event, delta, hwc->last_period,
+					   true);
+	}
+	return ret;
+}
+
+/**
+ * perf_event_account_interrupt - count an interrupt for throttling
+ * @event: the event
+ *
+ * For PMU drivers that handle an overflow without perf_event_overflow().
+ * Context: the PMU interrupt.
+ * Return: 1 when the event is throttled and must be stopped, else 0.
+ */
+int perf_event_account_interrupt(struct perf_event *event)
+{
+	return account_interrupt(event, 1);
+}
+EXPORT_SYMBOL_GPL(perf_event_account_interrupt);
+
+static void perf_sigtrap_work(struct callback_head *head)
+{
+	struct perf_event *event = container_of(head, struct perf_event,
+						pending_task);
+
+	/* an exiting task has no user space left to signal */
+	if (event->pending_work && !(current->flags & PF_EXITING))
+		send_sig_perf((void __user *)(unsigned long)event->pending_addr,
+			      event->attr.type, event->attr.sig_data);
+	WRITE_ONCE(event->pending_work, 0);
+	perf_event_unref(event);
+}
+
+/*
+ * Queue SIGTRAP for the current task, sent on its way back to user space.
+ * One signal per event is in flight at a time; the event is pinned until
+ * the work has run.  Only the interrupted task may be signalled, and it
+ * must be the event's task (a copy made by inherit has its own).
+ */
+static void perf_queue_sigtrap(struct perf_event *event,
+			       struct perf_sample_data *data,
+			       struct pt_regs *regs)
+{
+	struct perf_event_context *ctx = event->ctx;
+	unsigned int id = 1;
+
+	if (!ctx || ctx->task != current || event->pending_work)
+		return;
+	if (regs)
+		id = hash32_ptr((void *)instruction_pointer(regs)) ?: 1;
+	if (!atomic_long_inc_not_zero(&event->refcount))
+		return;
+	event->pending_addr = 0;
+	/* the address only when the sample itself may be seen */
+	if ((data->sample_flags & PERF_SAMPLE_ADDR) &&
+	    !(event->attr.exclude_kernel && regs && !user_mode(regs)))
+		event->pending_addr = data->addr;
+	event->pending_work = id;
+	init_task_work(&event->pending_task, perf_sigtrap_work);
+	if (task_work_add(current, &event->pending_task,
+			  in_nmi() ? TWA_NMI_CURRENT : TWA_RESUME)) {
+		event->pending_work = 0;
+		/* the task is exiting: this cannot be the last reference */
+		atomic_long_dec(&event->refcount);
+	}
+}
 
 /**
  * perf_event_do_overflow - one period of @event has elapsed
  * @event: the event
  * @data: the sample description
  * @regs: registers at the overflow
- * @throttle: may the event be throttled (not built yet)
+ * @throttle: may the event be throttled
  *
- * Return: 1 if the event must stop (its refresh limit ran out), else 0.
+ * Context: any, including NMI, on the event's CPU.
+ * Return: 1 if the event must stop (throttled, or its refresh limit ran
+ * out), else 0.
  */
 int perf_event_do_overflow(struct perf_event *event,
 			   struct perf_sample_data *data,
 			   struct pt_regs *regs, int throttle)
 {
-	perf_overflow_handler_t handler = READ_ONCE(event->overflow_handler);
-	int stop = 0;
+	int limit = atomic_read(&event->event_limit);
+	int stop;
 
-	if (atomic_read(&event->event_limit) &&
-	    atomic_dec_and_test(&event->event_limit)) {
+	if (unlikely(!is_sampling_event(event)))
+		return 0;
+
+	stop = account_interrupt(event, throttle);
+
+	WRITE_ONCE(event->pending_kill, POLL_IN);
+	if (limit && atomic_dec_and_test(&event->event_limit)) {
 		stop = 1;
-		event->pending_kill = POLL_HUP;
+		WRITE_ONCE(event->pending_kill, POLL_HUP);
 		perf_event_disable_inatomic(event);
 	}
 
-	handler(event, data, regs);
+	if (event->attr.sigtrap)
+		perf_queue_sigtrap(event, data, regs);
 
-	if (*perf_event_fasync(event) && event->pending_kill)
+	READ_ONCE(event->overflow_handler)(event, data, regs);
+
+	if (*perf_event_fasync(event) && READ_ONCE(event->pending_kill))
 		perf_event_queue_wakeup(event);
 	return stop;
 }
@@ -60,12 +264,101 @@ int perf_event_overflow(struct perf_event *event,
 EXPORT_SYMBOL_GPL(perf_event_overflow);
 
 /**
- * perf_event_account_interrupt - count an interrupt for throttling
+ * perf_event_is_throttled - did the interrupt budget stop @event
  * @event: the event
  *
- * Return: 0 (throttling is not built yet).
+ * Software events check this before delivering an overflow: they have no
+ * counter to stop.
+ * Return: true until the next tick unthrottles it.
  */
-int perf_event_account_interrupt(struct perf_event *event)
+bool perf_event_is_throttled(struct perf_event *event)
 {
-	return 0;
+	return event->hw.interrupts == PERF_THROTTLED;
+}
+
+/**
+ * perf_event_unthrottle - let a throttled event deliver overflows again
+ * @event: the event, about to be (re)started
+ *
+ * Context: ctx->lock held, IRQs off.
+ */
+void perf_event_unthrottle(struct perf_event *event)
+{
+	event->hw.interrupts = 0;
+	perf_event_log_throttle(event, true);
+}
+
+/*
+ * The tick's work on one context: restart throttled events, and re-derive
+ * frequency-mode periods from what each event counted during the tick.
+ * Context: hard IRQ, ctx->lock held.
+ */
+static void perf_tick_ctx(struct perf_event_context *ctx, bool unthrottle)
+{
+	struct perf_event *event;
+	int cpu = smp_processor_id();
+
+	if (!ctx || !ctx->is_active || !(ctx->nr_freq || unthrottle))
+		return;
+
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		struct hw_perf_event *hwc = &event->hw;
+		bool freq = event->attr.freq && event->attr.sample_freq;
+		u64 count, delta;
+
+		if (event->state != PERF_EVENT_STATE_ACTIVE ||
+		    event->oncpu != cpu)
+			continue;
+
+		perf_pmu_disable(event->pmu);
+		if (hwc->interrupts == PERF_THROTTLED) {
+			perf_event_unthrottle(event);
+			if (!freq)
+				event->pmu->start(event, 0);
+		}
+		if (freq) {
+			event->pmu->stop(event, PERF_EF_UPDATE);
+			count = local64_read(&event->count);
+			delta = count - hwc->freq_count_stamp;
+			hwc->freq_count_stamp = count;
+			if ((s64)delta > 0)
+				perf_adjust_period(event, TICK_NSEC, delta,
+						   false);
+			event->pmu->start(event,
+					  (s64)delta > 0 ? PERF_EF_RELOAD : 0);
+		}
+		perf_pmu_enable(event->pmu);
+	}
+}
+
+/**
+ * perf_event_task_tick - the scheduler tick
+ *
+ * Starts a new interrupt-accounting period and adjusts the events of this
+ * CPU and of the task running on it.
+ *
+ * Context: hard IRQ.
+ */
+void perf_event_task_tick(void)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	struct perf_event_context *task_ctx;
+	bool unthrottle;
+
+	lockdep_assert_irqs_disabled();
+
+	__this_cpu_inc(perf_throttled_seq);
+	unthrottle = __this_cpu_xchg(perf_throttled_count, 0);
+	if (unthrottle)
+		tick_dep_clear_cpu(smp_processor_id(),
+				   TICK_DEP_BIT_PERF_EVENTS);
+
+	task_ctx = cpuctx->task_ctx;
+	if (!(unthrottle || cpuctx->ctx.nr_freq ||
+	      (task_ctx && task_ctx->nr_freq)))
+		return;
+	perf_ctx_lock(cpuctx, task_ctx);
+	perf_tick_ctx(&cpuctx->ctx, unthrottle);
+	perf_tick_ctx(task_ctx, unthrottle);
+	perf_ctx_unlock(cpuctx, task_ctx);
 }

@@ -16,9 +16,11 @@
  * by current->perf_recursion[level].
  */
 #include <linux/hardirq.h>
+#include <linux/hrtimer.h>
 #include <linux/percpu.h>
 #include <linux/rculist.h>
 #include <linux/sched/clock.h>
+#include <asm/irq_regs.h>
 
 #include "internal.h"
 
@@ -103,16 +105,27 @@ void perf_swevent_event(struct perf_event *event, u64 nr,
 	struct hw_perf_event *hwc = &event->hw;
 	u64 overflows;
 
+	int throttle = 0;
+
 	local64_add(nr, &event->count);
 	if (!regs || !is_sampling_event(event))
 		return;
 
 	local64_sub(nr, &hwc->period_left);
 	overflows = perf_swevent_set_period(event);
+	/* a throttled event keeps counting but delivers no samples */
+	if (!overflows || perf_event_is_throttled(event))
+		return;
 	data->period = hwc->last_period;
+	/*
+	 * As upstream: only the second and later overflows of one call
+	 * count against the throttle, so an event that overflows on every
+	 * occurrence is limited by the sample rate of its source only.
+	 */
 	while (overflows--) {
-		if (perf_event_do_overflow(event, data, regs, 1))
+		if (perf_event_do_overflow(event, data, regs, throttle))
 			break;
+		throttle = 1;
 	}
 }
 
@@ -265,6 +278,65 @@ static struct pmu perf_swevent = {
  * active on, so updates never race.
  */
 
+/*
+ * Sampling clocks fire from a per-event hrtimer in hard-IRQ context, on
+ * the CPU the event runs on.  The timer runs while the event is started;
+ * stopping it keeps what was left of the period for the next start.  The
+ * shortest period is 10 us, as upstream's.
+ */
+#define CLOCK_MIN_PERIOD_NS	10000ULL
+
+static enum hrtimer_restart clock_hrtimer_fn(struct hrtimer *timer)
+{
+	struct perf_event *event = container_of(timer, struct perf_event,
+						hw.hrtimer);
+	enum hrtimer_restart ret = HRTIMER_RESTART;
+	struct perf_sample_data data;
+	struct pt_regs *regs;
+
+	if (READ_ONCE(event->state) != PERF_EVENT_STATE_ACTIVE)
+		return HRTIMER_NORESTART;
+	event->pmu->read(event);
+	perf_sample_data_init(&data, 0, event->hw.last_period);
+	regs = get_irq_regs();
+	if (regs && !swevent_excluded(event, regs) &&
+	    !(event->attr.exclude_idle && is_idle_task(current))) {
+		if (perf_event_do_overflow(event, &data, regs, 1))
+			ret = HRTIMER_NORESTART;
+	}
+	hrtimer_forward_now(timer,
+			    ns_to_ktime(max(CLOCK_MIN_PERIOD_NS,
+					    event->hw.sample_period)));
+	return ret;
+}
+
+static void clock_hrtimer_start(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 left = local64_read(&hwc->period_left);
+
+	if (!is_sampling_event(event))
+		return;
+	if (left)
+		local64_set(&hwc->period_left, 0);
+	else
+		left = hwc->sample_period;
+	left = max_t(s64, left, CLOCK_MIN_PERIOD_NS);
+	hrtimer_start(&hwc->hrtimer, ns_to_ktime(left),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static void clock_hrtimer_stop(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!is_sampling_event(event))
+		return;
+	local64_set(&hwc->period_left,
+		    ktime_to_ns(hrtimer_get_remaining(&hwc->hrtimer)));
+	hrtimer_cancel(&hwc->hrtimer);
+}
+
 static u64 cpu_clock_now(struct perf_event *event)
 {
 	return local_clock();
@@ -288,12 +360,15 @@ static void cpu_clock_start(struct perf_event *event, int flags)
 {
 	local64_set(&event->hw.prev_count, cpu_clock_now(event));
 	event->hw.state = 0;
+	clock_hrtimer_start(event);
 }
 
 static void cpu_clock_stop(struct perf_event *event, int flags)
 {
-	if (!(event->hw.state & PERF_HES_STOPPED))
+	if (!(event->hw.state & PERF_HES_STOPPED)) {
+		clock_hrtimer_stop(event);
 		clock_update(event, cpu_clock_now);
+	}
 	event->hw.state = PERF_HES_STOPPED;
 }
 
@@ -320,12 +395,15 @@ static void task_clock_start(struct perf_event *event, int flags)
 {
 	local64_set(&event->hw.prev_count, task_clock_now(event));
 	event->hw.state = 0;
+	clock_hrtimer_start(event);
 }
 
 static void task_clock_stop(struct perf_event *event, int flags)
 {
-	if (!(event->hw.state & PERF_HES_STOPPED))
+	if (!(event->hw.state & PERF_HES_STOPPED)) {
+		clock_hrtimer_stop(event);
 		clock_update(event, task_clock_now);
+	}
 	event->hw.state = PERF_HES_STOPPED;
 }
 
@@ -354,6 +432,26 @@ static int clock_init(struct perf_event *event, struct pmu *pmu, u64 id)
 		return -ENOENT;
 	if (has_branch_stack(event))
 		return -EOPNOTSUPP;
+	if (is_sampling_event(event)) {
+		struct hw_perf_event *hwc = &event->hw;
+
+		hrtimer_init(&hwc->hrtimer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_HARD);
+		hwc->hrtimer.function = clock_hrtimer_fn;
+		/*
+		 * The timer's period is in ns, so a frequency is simply a
+		 * fixed period; the tick never needs to adjust it.
+		 */
+		if (event->attr.freq) {
+			u64 freq = event->attr.sample_freq;
+
+			event->attr.sample_period = NSEC_PER_SEC / freq;
+			event->attr.freq = 0;
+			hwc->sample_period = event->attr.sample_period;
+			hwc->last_period = hwc->sample_period;
+			local64_set(&hwc->period_left, hwc->sample_period);
+		}
+	}
 	return 0;
 }
 

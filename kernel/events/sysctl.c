@@ -10,6 +10,7 @@
  *   spent in sampling interrupts; the rate is lowered automatically when
  *   samples take longer than their share (see perf_sample_event_took()).
  */
+#include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 #include <linux/sysctl.h>
@@ -34,6 +35,10 @@ int sysctl_perf_cpu_time_max_percent __read_mostly =
 
 int perf_sample_period_ns __read_mostly =
 	NSEC_PER_SEC / DEFAULT_MAX_SAMPLE_RATE;
+
+/* overflows one event may take per tick before it is throttled */
+int perf_max_samples_per_tick __read_mostly =
+	DIV_ROUND_UP(DEFAULT_MAX_SAMPLE_RATE, HZ);
 
 /* ns a sample may take on average before the rate is lowered; 0: no limit */
 static u64 perf_sample_allowed_ns __read_mostly =
@@ -72,6 +77,8 @@ int perf_event_max_sample_rate_handler(const struct ctl_table *table, int write,
 	ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
 	if (ret || !write)
 		return ret;
+	WRITE_ONCE(perf_max_samples_per_tick,
+		   DIV_ROUND_UP(sysctl_perf_event_sample_rate, HZ));
 	perf_sample_period_ns = NSEC_PER_SEC / sysctl_perf_event_sample_rate;
 	perf_update_sample_budget();
 	return 0;
@@ -104,17 +111,60 @@ int perf_cpu_time_max_percent_handler(const struct ctl_table *table, int write,
 	return 0;
 }
 
+/*
+ * The average length of this CPU's recent sampling interrupts, in ns: an
+ * exponential moving average in which each new interrupt weighs 1/64.
+ */
+static DEFINE_PER_CPU(u64, perf_sample_avg_ns);
+static u64 perf_lowered_avg_ns, perf_lowered_allowed_ns;
+
+static void perf_report_lowered(struct irq_work *work)
+{
+	pr_info("perf: interrupt took too long (%llu > %llu), lowering kernel.perf_event_max_sample_rate to %d\n",
+		READ_ONCE(perf_lowered_avg_ns),
+		READ_ONCE(perf_lowered_allowed_ns),
+		READ_ONCE(sysctl_perf_event_sample_rate));
+}
+
+static DEFINE_IRQ_WORK(perf_report_work, perf_report_lowered);
+
 /**
  * perf_sample_event_took - account the time one sampling interrupt took
  * @sample_len_ns: its length
  *
- * Context: IRQ or NMI.  Lowering the rate is the sampling issue's work; for
- * now only the budget check exists.
+ * When interrupts take longer on average than perf_cpu_time_max_percent
+ * of the time between samples at the current maximum rate allows, the
+ * maximum rate is lowered until they fit, with a quarter to spare, and the
+ * change is logged.  The rate is never raised again automatically: an
+ * administrator may write it back.
+ *
+ * Context: IRQ or NMI (the log line is printed from an irq_work).
  */
 void perf_sample_event_took(u64 sample_len_ns)
 {
-	if (!READ_ONCE(perf_sample_allowed_ns))
+	u64 allowed = READ_ONCE(perf_sample_allowed_ns);
+	u64 avg, budget, per_tick;
+
+	if (!allowed)
 		return;
+	avg = __this_cpu_read(perf_sample_avg_ns);
+	avg = avg - (avg >> 6) + (sample_len_ns >> 6);
+	__this_cpu_write(perf_sample_avg_ns, avg);
+	if (avg <= allowed)
+		return;
+
+	WRITE_ONCE(perf_lowered_avg_ns, avg);
+	WRITE_ONCE(perf_lowered_allowed_ns, allowed);
+	avg += avg / 4;
+	budget = TICK_NSEC / 100 * READ_ONCE(sysctl_perf_cpu_time_max_percent);
+	per_tick = avg < budget ? div64_u64(budget, avg) : 1;
+
+	WRITE_ONCE(perf_sample_allowed_ns, avg);
+	WRITE_ONCE(perf_max_samples_per_tick, per_tick);
+	WRITE_ONCE(sysctl_perf_event_sample_rate, per_tick * HZ);
+	WRITE_ONCE(perf_sample_period_ns,
+		   NSEC_PER_SEC / (per_tick * HZ));
+	irq_work_queue(&perf_report_work);
 }
 
 /* callchain limits: changed only while no event collects callchains */

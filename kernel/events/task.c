@@ -352,16 +352,6 @@ void perf_event_exec(void)
 }
 
 /**
- * perf_event_task_tick - scheduler tick (frequency adjustment and rotation
- * are the event-core and sampling issues)
- *
- * Context: hard IRQ.
- */
-void perf_event_task_tick(void)
-{
-}
-
-/**
  * perf_event_print_debug - sysrq dump of the PMU state (arch override)
  */
 void __weak perf_event_print_debug(void)
