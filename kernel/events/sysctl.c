@@ -167,73 +167,7 @@ void perf_sample_event_took(u64 sample_len_ns)
 	irq_work_queue(&perf_report_work);
 }
 
-/* callchain limits: changed only while no event collects callchains */
-int sysctl_perf_event_max_stack __read_mostly = PERF_MAX_STACK_DEPTH;
-int sysctl_perf_event_max_contexts_per_stack __read_mostly =
-	PERF_MAX_CONTEXTS_PER_STACK;
-
-static DEFINE_MUTEX(callchain_mutex);
-static int nr_callchain_users;
-
-/**
- * perf_event_max_stack_handler - perf_event_max_stack and
- * perf_event_max_contexts_per_stack (table->data says which)
- * @table: the sysctl entry
- * @write: a write?
- * @buffer: data
- * @lenp: its length
- * @ppos: file position
- *
- * Return: 0, -EBUSY while callchain buffers are in use, or another errno.
+/*
+ * perf_event_max_stack and perf_event_max_contexts_per_stack, their handler
+ * and the callchain buffers they size live in callchain.c.
  */
-int perf_event_max_stack_handler(const struct ctl_table *table, int write,
-				 void *buffer, size_t *lenp, loff_t *ppos)
-{
-	struct ctl_table tmp = *table;
-	int *value = table->data;
-	int new = *value, ret;
-
-	tmp.data = &new;
-	ret = proc_dointvec_minmax(&tmp, write, buffer, lenp, ppos);
-	if (ret || !write)
-		return ret;
-	mutex_lock(&callchain_mutex);
-	if (nr_callchain_users)
-		ret = -EBUSY;
-	else
-		*value = new;
-	mutex_unlock(&callchain_mutex);
-	return ret;
-}
-
-/**
- * get_callchain_buffers - register an event that samples callchains
- * @max_stack: the deepest callchain the event asks for
- *
- * While any such event exists the depth sysctls cannot change.  The
- * per-CPU buffers themselves come with the sampling issue.
- * Return: 0, or -EOVERFLOW when @max_stack exceeds perf_event_max_stack.
- */
-int get_callchain_buffers(int max_stack)
-{
-	int ret = 0;
-
-	mutex_lock(&callchain_mutex);
-	if (max_stack > sysctl_perf_event_max_stack)
-		ret = -EOVERFLOW;
-	else
-		nr_callchain_users++;
-	mutex_unlock(&callchain_mutex);
-	return ret;
-}
-
-/**
- * put_callchain_buffers - drop a callchain user reference
- */
-void put_callchain_buffers(void)
-{
-	mutex_lock(&callchain_mutex);
-	if (nr_callchain_users)
-		nr_callchain_users--;
-	mutex_unlock(&callchain_mutex);
-}
