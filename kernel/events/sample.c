@@ -3,69 +3,969 @@
  * PERF_RECORD_SAMPLE: sizing, preparing and writing a sample, and the
  * sample_id_all trailer of every other record.
  *
- * Not built yet: samples are dropped.
+ * A sample is written in three steps, all in the context of the overflow
+ * (any context, NMI included: nothing here takes a lock, sleeps or
+ * allocates, and user memory is read with page faults disabled):
+ *
+ *  1. prepare: fill every field of struct perf_sample_data that the PMU
+ *     driver did not already provide (data->sample_flags says which it
+ *     did) and work out the record's size: the fixed part computed at open
+ *     time (event->header_size, event->id_header_size) plus the variable
+ *     parts (callchain, raw data, branch stack, registers, user stack);
+ *  2. reserve that many bytes with perf_output_begin_forward/backward();
+ *  3. write the fields in the order the ABI fixes (the comment above
+ *     PERF_RECORD_SAMPLE in include/uapi/linux/perf_event.h).
+ *
+ * The registers and the user stack size of a sample have no room in our
+ * struct perf_sample_data, so they travel beside it in a struct
+ * sample_extra on the writer's stack; they are recomputed for every
+ * sample, which is right because no PMU driver can supply them.
  */
+#include <linux/io.h>
+#include <linux/mm.h>
+#include <linux/pgtable.h>
+#include <linux/perf_regs.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched/task_stack.h>
+#include <linux/uaccess.h>
+
+#include <asm/ptrace.h>
+
 #include "internal.h"
 
-void perf_event_calc_sample_sizes(struct perf_event *event)
+/* the fields that sample_id_all appends to every non-sample record */
+#define PERF_SAMPLE_ID_ALL						\
+	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |		\
+	 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+
+/* above this much, a group's read() or PERF_SAMPLE_READ part is refused */
+#define PERF_SAMPLE_MAX_READ_SIZE	(16 * 1024)
+
+/* What prepare works out that struct perf_sample_data has no room for. */
+struct sample_extra {
+	struct perf_regs	regs_user;
+	struct perf_regs	regs_intr;
+	u16			stack_user_size;	/* 0: nothing dumped */
+	u32			read_size;		/* PERF_SAMPLE_READ part */
+	u32			read_nr;		/* group members in it */
+};
+
+/* Bytes of one read_format layout for a group of 1 + @nr_siblings. */
+static u32 read_size_of(u64 fmt, int nr_siblings)
 {
+	u32 head = 0, entry = sizeof(u64), nr = 1;
+
+	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		head += sizeof(u64);
+	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		head += sizeof(u64);
+	if (fmt & PERF_FORMAT_ID)
+		entry += sizeof(u64);
+	if (fmt & PERF_FORMAT_LOST)
+		entry += sizeof(u64);
+	if (fmt & PERF_FORMAT_GROUP) {
+		head += sizeof(u64);
+		nr += nr_siblings;
+	}
+	return head + nr * entry;
 }
 
+/**
+ * perf_event_calc_sample_sizes - fixed sizes of @event's records
+ * @event: the event; event->read_size is already up to date
+ *
+ * header_size: the fields of a sample whose size does not vary from one
+ * sample to the next, other than those of the sample_id_all set;
+ * id_header_size: the sample_id_all set, which samples carry too and every
+ * other record appends when attr.sample_id_all is on.
+ *
+ * Context: process context, when the event is created or its group
+ * changes; readers in the sample path see either the old or the new value.
+ */
+void perf_event_calc_sample_sizes(struct perf_event *event)
+{
+	u64 type = event->attr.sample_type;
+	u16 size = 0;
+
+	if (type & PERF_SAMPLE_IP)
+		size += sizeof(u64);
+	if (type & PERF_SAMPLE_ADDR)
+		size += sizeof(u64);
+	if (type & PERF_SAMPLE_PERIOD)
+		size += sizeof(u64);
+	if (type & PERF_SAMPLE_READ)
+		size += event->read_size;
+	if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
+		size += sizeof(u64);
+	if (type & PERF_SAMPLE_DATA_SRC)
+		size += sizeof(u64);
+	if (type & PERF_SAMPLE_TRANSACTION)
+		size += sizeof(u64);
+	if (type & PERF_SAMPLE_PHYS_ADDR)
+		size += sizeof(u64);
+	if (type & PERF_SAMPLE_CGROUP)
+		size += sizeof(u64);
+	if (type & PERF_SAMPLE_DATA_PAGE_SIZE)
+		size += sizeof(u64);
+	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
+		size += sizeof(u64);
+	WRITE_ONCE(event->header_size, size);
+
+	size = 0;
+	if (type & PERF_SAMPLE_TID)
+		size += 2 * sizeof(u32);
+	if (type & PERF_SAMPLE_TIME)
+		size += sizeof(u64);
+	if (type & PERF_SAMPLE_ID)
+		size += sizeof(u64);
+	if (type & PERF_SAMPLE_STREAM_ID)
+		size += sizeof(u64);
+	if (type & PERF_SAMPLE_CPU)
+		size += 2 * sizeof(u32);
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		size += sizeof(u64);
+	WRITE_ONCE(event->id_header_size, size);
+}
+
+/**
+ * perf_event_validate_size - may @event join its group without any
+ * member's record growing too large?
+ * @event: the event being opened, event->group_leader already set
+ *
+ * A record is at most 64 KiB (header.size is a u16).  The part that grows
+ * with the group is what read() and PERF_SAMPLE_READ return, so that is
+ * limited to 16 KiB for the new event, the leader and every sibling, each
+ * with its own read_format, as the group will be once @event is in it.
+ * That leaves 48 KiB for the rest of a sample.
+ *
+ * Context: perf_event_open(), the group's ctx->mutex held.
+ * Return: true if the group may grow by @event.
+ */
 bool perf_event_validate_size(struct perf_event *event)
 {
+	struct perf_event *leader = event->group_leader, *sibling;
+	/* as upstream: a new leader is sized as if it had one sibling */
+	int nr = leader->nr_siblings + 1;
+
+	if (read_size_of(event->attr.read_format, nr) >
+	    PERF_SAMPLE_MAX_READ_SIZE)
+		return false;
+	if (leader == event)
+		return true;
+	if (read_size_of(leader->attr.read_format, nr) >
+	    PERF_SAMPLE_MAX_READ_SIZE)
+		return false;
+	for_each_sibling_event(sibling, leader)
+		if (read_size_of(sibling->attr.read_format, nr) >
+		    PERF_SAMPLE_MAX_READ_SIZE)
+			return false;
 	return true;
 }
 
+/*
+ * pid/tid of @task as seen from the pid namespace @event was opened in
+ * (inherited copies use their original's).  -1 for a task being reaped,
+ * and 0 for one the namespace cannot see.
+ */
+static u32 sample_pid(struct perf_event *event, struct task_struct *task,
+		      enum pid_type type)
+{
+	u32 nr;
+
+	if (event->parent)
+		event = event->parent;
+	nr = __task_pid_nr_ns(task, type, event->ns);
+	if (!nr && !pid_alive(task))
+		nr = -1;
+	return nr;
+}
+
+/* the ID user space knows the event by: an inherited copy uses its root's */
+static u64 sample_primary_id(struct perf_event *event)
+{
+	return event->parent ? event->parent->id : event->id;
+}
+
+/* Fill the sample_id_all fields named in @types. */
+static void sample_fill_id(struct perf_sample_data *data,
+			   struct perf_event *event, u64 types)
+{
+	data->type = event->attr.sample_type;
+	data->sample_flags |= types & PERF_SAMPLE_ID_ALL;
+
+	if (types & PERF_SAMPLE_TID) {
+		data->tid_entry.pid = sample_pid(event, current, PIDTYPE_TGID);
+		data->tid_entry.tid = sample_pid(event, current, PIDTYPE_PID);
+	}
+	if (types & PERF_SAMPLE_TIME)
+		data->time = event->clock();
+	if (types & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER))
+		data->id = sample_primary_id(event);
+	if (types & PERF_SAMPLE_STREAM_ID)
+		data->stream_id = event->id;
+	if (types & PERF_SAMPLE_CPU) {
+		data->cpu_entry.cpu = raw_smp_processor_id();
+		data->cpu_entry.reserved = 0;
+	}
+}
+
+/**
+ * perf_event_header_init_id - size and fill the sample_id_all trailer
+ * @header: the record's header; its size grows by the trailer
+ * @data: where the trailer's values are kept until written
+ * @event: the event the record is for
+ *
+ * Does nothing unless attr.sample_id_all.  Pair with
+ * perf_event_output_id_sample() after the record's own fields.
+ *
+ * Context: any, including NMI.
+ */
 void perf_event_header_init_id(struct perf_event_header *header,
 			       struct perf_sample_data *data,
 			       struct perf_event *event)
 {
+	if (!event->attr.sample_id_all)
+		return;
+	header->size += event->id_header_size;
+	sample_fill_id(data, event, event->attr.sample_type);
 }
 
+/**
+ * perf_event_output_id_sample - write the sample_id_all trailer
+ * @event: the event the record is for
+ * @handle: the record being written
+ * @data: filled by perf_event_header_init_id()
+ *
+ * The trailer's order differs from a sample's: TID, TIME, ID, STREAM_ID,
+ * CPU, then IDENTIFIER last, where a parser walking back from the end of
+ * any record finds it.
+ *
+ * Context: any, including NMI.
+ */
 void perf_event_output_id_sample(struct perf_event *event,
 				 struct perf_output_handle *handle,
 				 struct perf_sample_data *data)
 {
+	u64 type = data->type;
+
+	if (!event->attr.sample_id_all)
+		return;
+	if (type & PERF_SAMPLE_TID)
+		perf_output_put(handle, data->tid_entry);
+	if (type & PERF_SAMPLE_TIME)
+		perf_output_put(handle, data->time);
+	if (type & PERF_SAMPLE_ID)
+		perf_output_put(handle, data->id);
+	if (type & PERF_SAMPLE_STREAM_ID)
+		perf_output_put(handle, data->stream_id);
+	if (type & PERF_SAMPLE_CPU)
+		perf_output_put(handle, data->cpu_entry);
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		perf_output_put(handle, data->id);
+}
+
+/*
+ * The user registers of the sample: the interrupted ones when the sample
+ * hit user mode, else those the task entered the kernel with; none for a
+ * kernel thread.
+ */
+static void sample_regs_user(struct perf_regs *ru, struct pt_regs *regs)
+{
+	if (regs && user_mode(regs)) {
+		ru->abi = perf_reg_abi(current);
+		ru->regs = regs;
+	} else if (is_user_task(current)) {
+		perf_get_regs_user(ru, regs);
+	} else {
+		ru->abi = PERF_SAMPLE_REGS_ABI_NONE;
+		ru->regs = NULL;
+	}
+}
+
+/* Bytes of a REGS_USER or REGS_INTR part: the ABI word, then one per bit. */
+static u32 sample_regs_size(struct perf_regs *r, u64 mask)
+{
+	if (!r->regs || r->abi == PERF_SAMPLE_REGS_ABI_NONE)
+		return sizeof(u64);
+	return sizeof(u64) + hweight64(mask) * sizeof(u64);
+}
+
+/*
+ * How much user stack to dump: what was asked for, but no more than lies
+ * between the stack pointer and the top of user space, and no more than
+ * keeps the whole record within header.size's 64 KiB.  @used is the size
+ * of everything else in the record, the two u64 of the dump's own
+ * size fields included.  Always a multiple of 8.
+ */
+static u16 sample_stack_user_size(struct perf_event *event,
+				  struct pt_regs *uregs, u32 used)
+{
+	unsigned long sp;
+	u64 size = event->attr.sample_stack_user;
+
+	if (!uregs || !current->mm)
+		return 0;
+	sp = user_stack_pointer(uregs);
+	if (!sp || sp >= TASK_SIZE)
+		return 0;
+	size = min_t(u64, size, TASK_SIZE - sp);
+	if (used >= U16_MAX)
+		return 0;
+	size = min_t(u64, size, U16_MAX - used);
+	return round_down(size, sizeof(u64));
+}
+
+/*
+ * Physical address of @virt for PERF_SAMPLE_PHYS_ADDR, or 0 when it cannot
+ * be found without sleeping: vmalloc and other non-linear kernel memory,
+ * user memory that is not present, a kernel thread's "user" address.
+ */
+static u64 sample_phys_addr(u64 virt)
+{
+	struct page *page;
+	u64 phys = 0;
+
+	if (!virt)
+		return 0;
+	if (virt >= TASK_SIZE) {
+		void *p = (void *)(uintptr_t)virt;
+
+		if (virt_addr_valid(p) &&
+		    !(virt >= VMALLOC_START && virt < VMALLOC_END))
+			phys = virt_to_phys(p);
+		return phys;
+	}
+	if (!is_user_task(current))
+		return 0;
+	/* the fast GUP walk is IRQ- and NMI-safe and never sleeps */
+	pagefault_disable();
+	if (get_user_page_fast_only(virt, 0, &page)) {
+		phys = page_to_phys(page) + offset_in_page(virt);
+		put_page(page);
+	}
+	pagefault_enable();
+	return phys;
+}
+
+#ifdef CONFIG_HAVE_GUP_FAST
+/*
+ * Size of the page-table entry that maps @addr in @mm: a huge mapping at
+ * any level, else the PTE's (which may itself cover a contiguous range).
+ * 0 when nothing maps it.
+ *
+ * Lockless: the caller has interrupts off, which holds off the TLB
+ * shootdown (or RCU grace period) that page-table freeing waits for, and
+ * every level is read once into a local copy before it is looked at.
+ */
+static u64 sample_pgtable_size(struct mm_struct *mm, unsigned long addr)
+{
+	pgd_t *pgdp, pgd;
+	p4d_t *p4dp, p4d;
+	pud_t *pudp, pud;
+	pmd_t *pmdp, pmd;
+	pte_t *ptep, pte;
+	u64 size = 0;
+	int tries;
+
+	pgdp = pgd_offset(mm, addr);
+	pgd = READ_ONCE(*pgdp);
+	if (pgd_none(pgd))
+		return 0;
+	if (pgd_leaf(pgd))
+		return pgd_leaf_size(pgd);
+
+	p4dp = p4d_offset_lockless(pgdp, pgd, addr);
+	p4d = READ_ONCE(*p4dp);
+	if (!p4d_present(p4d))
+		return 0;
+	if (p4d_leaf(p4d))
+		return p4d_leaf_size(p4d);
+
+	pudp = pud_offset_lockless(p4dp, p4d, addr);
+	pud = READ_ONCE(*pudp);
+	if (!pud_present(pud))
+		return 0;
+	if (pud_leaf(pud))
+		return pud_leaf_size(pud);
+
+	pmdp = pmd_offset_lockless(pudp, pud, addr);
+	/* the PMD can change under us (THP collapse): re-read it a few times */
+	for (tries = 0; tries < 3; tries++) {
+		pmd = pmdp_get_lockless(pmdp);
+		if (!pmd_present(pmd))
+			return 0;
+		if (pmd_leaf(pmd))
+			return pmd_leaf_size(pmd);
+		ptep = pte_offset_map(&pmd, addr);
+		if (!ptep)
+			continue;
+		pte = ptep_get_lockless(ptep);
+		if (pte_present(pte))
+			size = __pte_leaf_size(pmd, pte);
+		pte_unmap(ptep);
+		break;
+	}
+	return size;
+}
+#else
+static u64 sample_pgtable_size(struct mm_struct *mm, unsigned long addr)
+{
+	return 0;
+}
+#endif
+
+/* Page size behind @addr for DATA_PAGE_SIZE and CODE_PAGE_SIZE; 0 unknown. */
+static u64 sample_page_size(unsigned long addr)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long flags;
+	u64 size;
+
+	if (!addr)
+		return 0;
+	/* a kernel thread's addresses are kernel ones: walk init_mm */
+	if (!mm)
+		mm = &init_mm;
+	local_irq_save(flags);
+	size = sample_pgtable_size(mm, addr);
+	local_irq_restore(flags);
+	return size;
+}
+
+/* Bytes of the RAW part; sets raw->size to the padded payload size. */
+static u32 sample_raw_size(struct perf_raw_record *raw)
+{
+	struct perf_raw_frag *frag;
+	u32 sum = 0;
+
+	if (!raw)
+		return sizeof(u64);	/* u32 size = 4, then 4 zero bytes */
+	for (frag = &raw->frag; ; frag = frag->next) {
+		sum += frag->size;
+		if (perf_raw_frag_last(frag))
+			break;
+	}
+	/* u32 size, then the payload padded so the part ends 8-aligned */
+	raw->size = round_up(sum + sizeof(u32), sizeof(u64)) - sizeof(u32);
+	return raw->size + sizeof(u32);
+}
+
+static u32 sample_brstack_size(struct perf_event *event,
+			       struct perf_sample_data *data)
+{
+	struct perf_branch_stack *bs = data->br_stack;
+	u32 size = sizeof(u64);
+
+	if (!bs)
+		return size;
+	if (branch_sample_hw_index(event))
+		size += sizeof(u64);
+	size += bs->nr * sizeof(struct perf_branch_entry);
+	if (data->br_stack_cntr)
+		size += bs->nr * sizeof(u64);
+	return size;
+}
+
+/*
+ * Fill @data for @event's sample_type and return the record's size.
+ * Everything the driver already put in @data (data->sample_flags) is kept.
+ */
+static u32 sample_prepare(struct perf_sample_data *data,
+			  struct perf_event *event, struct pt_regs *regs,
+			  struct sample_extra *ex)
+{
+	u64 type = event->attr.sample_type;
+	u64 todo = type;
+	u32 size, dyn = 0;
+
+	/* some fields are derived from others, which must be filled first */
+	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
+		todo |= PERF_SAMPLE_IP;
+	if (type & (PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_PHYS_ADDR))
+		todo |= PERF_SAMPLE_ADDR;
+	todo &= ~data->sample_flags;
+
+	sample_fill_id(data, event, todo);
+
+	if (todo & PERF_SAMPLE_IP)
+		data->ip = perf_instruction_pointer(regs);
+	if (todo & PERF_SAMPLE_ADDR)
+		data->addr = 0;
+	if (todo & PERF_SAMPLE_CALLCHAIN)
+		data->callchain = perf_callchain(event, regs);
+	if (todo & PERF_SAMPLE_RAW)
+		data->raw = NULL;
+	if (todo & PERF_SAMPLE_BRANCH_STACK) {
+		data->br_stack = NULL;
+		data->br_stack_cntr = NULL;
+	}
+	if (todo & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
+		data->weight.full = 0;
+	if (todo & PERF_SAMPLE_DATA_SRC)
+		data->data_src.val = PERF_MEM_NA;
+	if (todo & PERF_SAMPLE_TRANSACTION)
+		data->txn = 0;
+	if (todo & PERF_SAMPLE_PHYS_ADDR)
+		data->phys_addr = sample_phys_addr(data->addr);
+	/* cgroup IDs need CONFIG_CGROUP_PERF, which the open refuses without */
+	if (todo & PERF_SAMPLE_CGROUP)
+		data->cgroup = 0;
+	if (todo & PERF_SAMPLE_DATA_PAGE_SIZE)
+		data->data_page_size = sample_page_size(data->addr);
+	if (todo & PERF_SAMPLE_CODE_PAGE_SIZE)
+		data->code_page_size = sample_page_size(data->ip);
+	if (todo & PERF_SAMPLE_AUX)
+		data->aux_size = 0;	/* no PMU of ours has an AUX area */
+	data->sample_flags |= todo & ~(PERF_SAMPLE_REGS_USER |
+				       PERF_SAMPLE_STACK_USER |
+				       PERF_SAMPLE_REGS_INTR);
+
+	/*
+	 * The variable-size parts.  Computed from @data itself rather than
+	 * accumulated in data->dyn_size by whoever filled them, so a driver
+	 * that supplied a part and a second overflow reusing @data both get
+	 * the size right.
+	 */
+	if (type & PERF_SAMPLE_CALLCHAIN)
+		dyn += (1 + data->callchain->nr) * sizeof(u64);
+	if (type & PERF_SAMPLE_RAW)
+		dyn += sample_raw_size(data->raw);
+	if (type & PERF_SAMPLE_BRANCH_STACK)
+		dyn += sample_brstack_size(event, data);
+	if (type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))
+		sample_regs_user(&ex->regs_user, regs);
+	if (type & PERF_SAMPLE_REGS_USER)
+		dyn += sample_regs_size(&ex->regs_user,
+					event->attr.sample_regs_user);
+	if (type & PERF_SAMPLE_REGS_INTR) {
+		ex->regs_intr.regs = regs;
+		ex->regs_intr.abi = perf_reg_abi(current);
+		dyn += sample_regs_size(&ex->regs_intr,
+					event->attr.sample_regs_intr);
+	}
+	if (type & PERF_SAMPLE_AUX)
+		dyn += sizeof(u64);
+
+	/*
+	 * The READ part is sized from the group as it is now, not from
+	 * event->read_size, so that the count announced and the entries
+	 * written always agree (sample_output_read()).
+	 */
+	ex->read_size = 0;
+	ex->read_nr = 1;
+	if (type & PERF_SAMPLE_READ) {
+		int nr_siblings = 0;
+
+		if (event->attr.read_format & PERF_FORMAT_GROUP)
+			nr_siblings = READ_ONCE(event->group_leader->nr_siblings);
+		ex->read_nr = 1 + nr_siblings;
+		ex->read_size = read_size_of(event->attr.read_format,
+					     nr_siblings);
+	}
+
+	size = sizeof(struct perf_event_header) + event->header_size +
+	       event->id_header_size + dyn;
+	if (type & PERF_SAMPLE_READ)
+		size = size - event->read_size + ex->read_size;
+
+	/* the user stack takes what room is left, so it comes last */
+	ex->stack_user_size = 0;
+	if (type & PERF_SAMPLE_STACK_USER) {
+		ex->stack_user_size =
+			sample_stack_user_size(event, ex->regs_user.regs,
+					       size + 2 * sizeof(u64));
+		size += sizeof(u64);
+		if (ex->stack_user_size)
+			size += ex->stack_user_size + sizeof(u64);
+	}
+	data->dyn_size = size - sizeof(struct perf_event_header) -
+			 event->header_size - event->id_header_size;
+	return size;
+}
+
+static void sample_output_regs(struct perf_output_handle *handle,
+			       struct perf_regs *r, u64 mask)
+{
+	u64 abi = r->regs ? r->abi : PERF_SAMPLE_REGS_ABI_NONE;
+	int bit;
+
+	perf_output_put(handle, abi);
+	if (abi == PERF_SAMPLE_REGS_ABI_NONE)
+		return;
+	for (bit = 0; bit < 64; bit++) {
+		u64 val;
+
+		if (!(mask & BIT_ULL(bit)))
+			continue;
+		val = perf_reg_value(r->regs, bit);
+		perf_output_put(handle, val);
+	}
+}
+
+/*
+ * The user stack from the stack pointer up, as far as it can be read
+ * without faulting; what cannot be read is left unwritten and dyn_size
+ * says where the readable part ended.  Reads go through a small bounce
+ * buffer in pieces that never cross a page, so the first piece that
+ * fails marks exactly the first unreadable page.
+ */
+static void sample_output_ustack(struct perf_output_handle *handle,
+				 struct pt_regs *uregs, u16 size)
+{
+	u64 dump = size, dyn_size = 0;
+	unsigned long sp;
+	u64 buf[16];
+
+	perf_output_put(handle, dump);
+	if (!size)
+		return;
+
+	sp = user_stack_pointer(uregs);
+	while (dyn_size < size) {
+		unsigned long from = sp + dyn_size;
+		unsigned int n = min_t(u64, size - dyn_size, sizeof(buf));
+
+		n = min_t(unsigned long, n, PAGE_SIZE - offset_in_page(from));
+		if (copy_from_user_nofault(buf, (const void __user *)from, n))
+			break;
+		perf_output_copy(handle, buf, n);
+		dyn_size += n;
+	}
+	if (dyn_size < size)
+		perf_output_skip(handle, size - dyn_size);
+	perf_output_put(handle, dyn_size);
+}
+
+/*
+ * One member's value: its own count, plus its inherited copies' unless
+ * inherit with PERF_SAMPLE_READ asks for per-thread values.
+ */
+static u64 sample_member_count(struct perf_event *sampler,
+			       struct perf_event *member)
+{
+	u64 count = local64_read(&member->count);
+
+	if (!(sampler->attr.inherit &&
+	      (sampler->attr.sample_type & PERF_SAMPLE_READ)))
+		count += atomic64_read(&member->child_count);
+	return count;
+}
+
+/* Bring an active member's count up to date: it is on this CPU's PMU. */
+static void sample_member_update(struct perf_event *member)
+{
+	if (READ_ONCE(member->state) == PERF_EVENT_STATE_ACTIVE &&
+	    READ_ONCE(member->oncpu) == smp_processor_id())
+		member->pmu->read(member);
+}
+
+static void sample_output_member(struct perf_output_handle *handle,
+				 struct perf_event *sampler,
+				 struct perf_event *member)
+{
+	u64 fmt = sampler->attr.read_format;
+	u64 v[3];
+	int n = 0;
+
+	if (member != sampler)
+		sample_member_update(member);
+	v[n++] = sample_member_count(sampler, member);
+	if (fmt & PERF_FORMAT_ID)
+		v[n++] = sample_primary_id(member);
+	if (fmt & PERF_FORMAT_LOST)
+		v[n++] = atomic64_read(&member->lost_samples);
+	perf_output_copy(handle, v, n * sizeof(u64));
+}
+
+/*
+ * PERF_SAMPLE_READ: what read() would return, taken now.  The sampling
+ * event's own count was just updated by the overflow; other members that
+ * are counting on this CPU are read from their PMU first.  With IRQs off
+ * no context switch, rotation or IPI can change the group meanwhile.
+ */
+static void sample_output_read(struct perf_output_handle *handle,
+			       struct perf_event *event,
+			       struct sample_extra *ex)
+{
+	struct perf_event *leader = event->group_leader, *sibling;
+	u64 fmt = event->attr.read_format;
+	u64 now, enabled = 0, running = 0, v;
+	unsigned long flags;
+	u32 left;
+
+	if (fmt & (PERF_FORMAT_TOTAL_TIME_ENABLED |
+		   PERF_FORMAT_TOTAL_TIME_RUNNING))
+		perf_event_times_now(event, &now, &enabled, &running);
+
+	if (!(fmt & PERF_FORMAT_GROUP)) {
+		if (!(event->attr.inherit &&
+		      (event->attr.sample_type & PERF_SAMPLE_READ))) {
+			enabled += atomic64_read(&event->child_total_time_enabled);
+			running += atomic64_read(&event->child_total_time_running);
+		}
+		v = sample_member_count(event, event);
+		perf_output_put(handle, v);
+		if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			perf_output_put(handle, enabled);
+		if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			perf_output_put(handle, running);
+		if (fmt & PERF_FORMAT_ID) {
+			v = sample_primary_id(event);
+			perf_output_put(handle, v);
+		}
+		if (fmt & PERF_FORMAT_LOST) {
+			v = atomic64_read(&event->lost_samples);
+			perf_output_put(handle, v);
+		}
+		return;
+	}
+
+	local_irq_save(flags);
+	v = ex->read_nr;
+	perf_output_put(handle, v);
+	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		perf_output_put(handle, enabled);
+	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		perf_output_put(handle, running);
+	sample_output_member(handle, event, leader);
+	left = ex->read_nr - 1;
+	for_each_sibling_event(sibling, leader) {
+		if (!left)
+			break;
+		sample_output_member(handle, event, sibling);
+		left--;
+	}
+	local_irq_restore(flags);
+
+	/* a member left since prepare: keep the announced layout */
+	while (left--) {
+		u64 zero[3] = { };
+		int n = 1 + !!(fmt & PERF_FORMAT_ID) + !!(fmt & PERF_FORMAT_LOST);
+
+		perf_output_copy(handle, zero, n * sizeof(u64));
+	}
+}
+
+static void sample_output_raw(struct perf_output_handle *handle,
+			      struct perf_raw_record *raw)
+{
+	struct perf_raw_frag *frag;
+	u32 sum = 0, pad;
+	u64 zero = 0;
+
+	if (!raw) {
+		u32 empty[2] = { sizeof(u32), 0 };
+
+		perf_output_put(handle, empty);
+		return;
+	}
+	perf_output_put(handle, raw->size);
+	for (frag = &raw->frag; ; frag = frag->next) {
+		if (frag->copy) {
+			u64 buf[8];
+			unsigned long off, n, missed;
+
+			/* the fragment knows how to read itself */
+			for (off = 0; off < frag->size; off += n) {
+				n = min_t(unsigned long, frag->size - off,
+					  sizeof(buf));
+				missed = frag->copy(buf, frag->data, off, n);
+				if (missed)
+					memset((void *)buf + n - missed, 0,
+					       missed);
+				perf_output_copy(handle, buf, n);
+			}
+		} else {
+			perf_output_copy(handle, frag->data, frag->size);
+		}
+		sum += frag->size;
+		if (perf_raw_frag_last(frag))
+			break;
+	}
+	pad = raw->size - sum;
+	if (pad)
+		perf_output_copy(handle, &zero, pad);
+}
+
+static void sample_output_brstack(struct perf_output_handle *handle,
+				  struct perf_event *event,
+				  struct perf_sample_data *data)
+{
+	struct perf_branch_stack *bs = data->br_stack;
+	u64 nr = 0;
+
+	if (!bs) {
+		perf_output_put(handle, nr);
+		return;
+	}
+	perf_output_put(handle, bs->nr);
+	if (branch_sample_hw_index(event))
+		perf_output_put(handle, bs->hw_idx);
+	perf_output_copy(handle, bs->entries,
+			 bs->nr * sizeof(struct perf_branch_entry));
+	if (data->br_stack_cntr)
+		perf_output_copy(handle, data->br_stack_cntr,
+				 bs->nr * sizeof(u64));
+}
+
+/* Write a prepared sample in the ABI's field order. */
+static void sample_output(struct perf_output_handle *handle,
+			  struct perf_event_header *header,
+			  struct perf_sample_data *data,
+			  struct perf_event *event, struct sample_extra *ex)
+{
+	u64 type = event->attr.sample_type;
+
+	perf_output_put(handle, *header);
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		perf_output_put(handle, data->id);
+	if (type & PERF_SAMPLE_IP)
+		perf_output_put(handle, data->ip);
+	if (type & PERF_SAMPLE_TID)
+		perf_output_put(handle, data->tid_entry);
+	if (type & PERF_SAMPLE_TIME)
+		perf_output_put(handle, data->time);
+	if (type & PERF_SAMPLE_ADDR)
+		perf_output_put(handle, data->addr);
+	if (type & PERF_SAMPLE_ID)
+		perf_output_put(handle, data->id);
+	if (type & PERF_SAMPLE_STREAM_ID)
+		perf_output_put(handle, data->stream_id);
+	if (type & PERF_SAMPLE_CPU)
+		perf_output_put(handle, data->cpu_entry);
+	if (type & PERF_SAMPLE_PERIOD)
+		perf_output_put(handle, data->period);
+	if (type & PERF_SAMPLE_READ)
+		sample_output_read(handle, event, ex);
+	if (type & PERF_SAMPLE_CALLCHAIN)
+		perf_output_copy(handle, data->callchain,
+				 (1 + data->callchain->nr) * sizeof(u64));
+	if (type & PERF_SAMPLE_RAW)
+		sample_output_raw(handle, data->raw);
+	if (type & PERF_SAMPLE_BRANCH_STACK)
+		sample_output_brstack(handle, event, data);
+	if (type & PERF_SAMPLE_REGS_USER)
+		sample_output_regs(handle, &ex->regs_user,
+				   event->attr.sample_regs_user);
+	if (type & PERF_SAMPLE_STACK_USER)
+		sample_output_ustack(handle, ex->regs_user.regs,
+				     ex->stack_user_size);
+	if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
+		perf_output_put(handle, data->weight.full);
+	if (type & PERF_SAMPLE_DATA_SRC)
+		perf_output_put(handle, data->data_src.val);
+	if (type & PERF_SAMPLE_TRANSACTION)
+		perf_output_put(handle, data->txn);
+	if (type & PERF_SAMPLE_REGS_INTR)
+		sample_output_regs(handle, &ex->regs_intr,
+				   event->attr.sample_regs_intr);
+	if (type & PERF_SAMPLE_PHYS_ADDR)
+		perf_output_put(handle, data->phys_addr);
+	if (type & PERF_SAMPLE_CGROUP)
+		perf_output_put(handle, data->cgroup);
+	if (type & PERF_SAMPLE_DATA_PAGE_SIZE)
+		perf_output_put(handle, data->data_page_size);
+	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
+		perf_output_put(handle, data->code_page_size);
+	if (type & PERF_SAMPLE_AUX)
+		perf_output_put(handle, data->aux_size);
+}
+
+typedef int (*sample_begin_t)(struct perf_output_handle *handle,
+			      struct perf_sample_data *data,
+			      struct perf_event *event, unsigned int size);
+
+/*
+ * Prepare, reserve and write one sample.  rcu_read_lock() keeps the
+ * callchain buffers alive while the callchain is copied out.
+ */
+static __always_inline int sample_write(struct perf_event *event,
+					struct perf_sample_data *data,
+					struct pt_regs *regs,
+					sample_begin_t begin)
+{
+	struct perf_output_handle handle;
+	struct perf_event_header header;
+	struct sample_extra ex;
+	u32 size;
+	int err;
+
+	rcu_read_lock();
+	size = sample_prepare(data, event, regs, &ex);
+	/* header.size is a u16: a record that cannot say its size is lost */
+	if (WARN_ON_ONCE(size > U16_MAX || (size & 7))) {
+		err = -ENOSPC;
+		goto out;
+	}
+	header.type = PERF_RECORD_SAMPLE;
+	header.misc = perf_misc_flags(regs);
+	header.size = size;
+
+	err = begin(&handle, data, event, size);
+	if (!err) {
+		sample_output(&handle, &header, data, event, &ex);
+		perf_output_end(&handle);
+	}
+out:
+	rcu_read_unlock();
+	return err;
+}
+
+/*
+ * Readers that asked for SIGIO learn that data arrived; a POLL_HUP already
+ * set by an expiring refresh limit takes precedence.
+ */
+static void sample_note_kill(struct perf_event *event)
+{
+	if (!READ_ONCE(event->pending_kill))
+		WRITE_ONCE(event->pending_kill, POLL_IN);
 }
 
 /**
- * perf_event_output_forward - default handler: write a sample forward
+ * perf_event_output_forward - default overflow handler: write a sample
  * @event: the event
- * @data: the sample
- * @regs: registers
+ * @data: the sample, from perf_sample_data_init() and the PMU driver
+ * @regs: registers at the overflow
  *
- * No ring buffer exists yet, so the sample is dropped.
+ * A sample that does not fit is counted as lost by the buffer code.
+ *
+ * Context: any, including NMI.
  */
 void perf_event_output_forward(struct perf_event *event,
 			       struct perf_sample_data *data,
 			       struct pt_regs *regs)
 {
-	WRITE_ONCE(event->pending_kill, POLL_IN);
+	sample_note_kill(event);
+	sample_write(event, data, regs, perf_output_begin_forward);
 }
 
 /**
  * perf_event_output_backward - default handler for write_backward events
  * @event: the event
  * @data: the sample
- * @regs: registers
+ * @regs: registers at the overflow
+ *
+ * Context: any, including NMI.
  */
 void perf_event_output_backward(struct perf_event *event,
 				struct perf_sample_data *data,
 				struct pt_regs *regs)
 {
-	WRITE_ONCE(event->pending_kill, POLL_IN);
+	sample_note_kill(event);
+	sample_write(event, data, regs, perf_output_begin_backward);
 }
 
 /**
- * perf_event_output - write a sample now (BPF's use)
+ * perf_event_output - write a sample now, in the direction the event uses
  * @event: the event
  * @data: the sample
  * @regs: registers
  *
- * Return: -ENOSPC: there is no buffer to write to.
+ * Context: any, including NMI.
+ * Return: 0, or -ENOSPC when there is no buffer or no room in it.
  */
 int perf_event_output(struct perf_event *event, struct perf_sample_data *data,
 		      struct pt_regs *regs)
 {
-	return -ENOSPC;
+	return sample_write(event, data, regs, perf_output_begin);
 }
