@@ -51,6 +51,21 @@ for t in $(sed -n 's/^TEST_GEN_PROGS := //p' "$BASE/tools/testing/selftests/perf
 		build_prog base base "$BASE/tools/testing/selftests/perf_events/$t.c"
 done
 
+# the host's perf tool against this kernel (rig/perf-tool.sh): x86_64
+# only, where the guest can run the host's binaries from its 9p share
+if [ "$ARCH" = x86_64 ]; then
+	mkdir -p "$ROOT/tests/tool"
+	# -O0: see rig/guest/hotspots.c for why, frame pointers throughout
+	if "$TARGET_CC" -static -O0 -fno-omit-frame-pointer -Wall \
+		-o "$ROOT/tests/tool/hotspots" "$RIG/guest/hotspots.c"; then
+		cp "$RIG/perf-tool.sh" "$ROOT/tests/tool/perf-tool"
+		chmod +x "$ROOT/tests/tool/perf-tool"
+		echo "tool 600 tool/perf-tool" >> "$ROOT/tests/check.list"
+	else
+		log "cannot compile rig/guest/hotspots.c: no perf tool check"
+	fi
+fi
+
 : > "$ROOT/tests/run.list"
 for src in "$REPO"/samples/perf_events/*.c; do
 	[ -f "$src" ] || continue

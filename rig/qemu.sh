@@ -45,11 +45,18 @@ check|bench)
 	       -serial "file:$O/$MODE-console.log"
 	       -device "$vser" -chardev "file,id=tap,path=$O/$MODE-tap.log"
 	       -device virtconsole,chardev=tap)
+	# the host root, read-only, for rig/perf-tool.sh (check on x86_64).
+	# multidevs=remap: the host's / spans several filesystems (proc,
+	# sys, ...) whose inode numbers collide; without it the guest's 9p
+	# client takes /host/proc and /host/sys for one directory and the
+	# guest's proc ends up mounted on /host/sys
+	[ "$ARCH" = x86_64 ] && [ "$MODE" = check ] &&
+		qemu+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
 	timeout=${TIMEOUT:-2400} ;;
 run|shell)
 	qemu+=(-nographic)
 	# the host root, read-only, for Debian's perf tool
-	[ "$ARCH" = x86_64 ] && qemu+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on")
+	[ "$ARCH" = x86_64 ] && qemu+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
 	[ "$MODE" = run ] && qemu+=(-device "$vser" -chardev null,id=tap -device virtconsole,chardev=tap)
 	timeout=${TIMEOUT:-3600} ;;
 *) die "unknown mode $MODE" ;;

@@ -1,0 +1,146 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# perf-tool.sh: Debian's own perf tool against the guest kernel. Runs
+# inside the x86_64 guest (busybox sh) as one program of `make check`
+# (list line "tool ... tool/perf-tool"), and prints TAP that
+# rig/results.py collects as tool/perf-tool/<test>.
+#
+# The host's root is shared read-only over 9p (rig/qemu.sh, tag
+# hostroot), so perf runs chrooted into it with its own libraries; the
+# guest's proc, sys, dev and a tmpfs /tmp are mounted over the share.
+# The workload is rig/guest/hotspots.c, built static on the host by
+# rig/mkinitramfs.sh: hotspot_major does three times the work of
+# hotspot_minor, both called from main, frame pointers throughout.
+#
+# Tests: record (perf record -g wrote samples), report (perf report
+# --stdio lists both functions), order (hotspot_major first,
+# hotspot_minor second), script (perf script prints the samples),
+# callchain (the callchains of the hot samples reach main), top (perf
+# top --stdio shows hotspot_major while the workload runs).
+#
+# Without a host share or without perf on the host every test is
+# reported as skipped, never failed.
+SECS=${1:-5}
+TESTS="record report order script callchain top"
+n=0
+
+result() { # ok|not-ok name [comment]
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $n $2${3:+ # $3}"
+	else
+		echo "not ok $n $2${3:+ # $3}"
+	fi
+}
+
+skip_all() {
+	for t in $TESTS; do
+		result ok "$t" "SKIP $1"
+	done
+	exit 0
+}
+
+echo "TAP version 13"
+echo "1..6"
+
+[ -x /tests/tool/hotspots ] || skip_all "no workload in this initramfs"
+grep -qs hostroot /sys/bus/virtio/drivers/9pnet_virtio/*/mount_tag ||
+	skip_all "no host share (qemu -virtfs hostroot)"
+mkdir -p /host
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose hostroot /host ||
+	skip_all "cannot mount the host share"
+[ -x /host/usr/bin/perf ] || skip_all "no perf on the host (make setup)"
+mount -t proc proc /host/proc
+mount -t sysfs sysfs /host/sys
+mount -t devtmpfs devtmpfs /host/dev
+mount -t tmpfs tmpfs /host/tmp
+mount -t debugfs debugfs /host/sys/kernel/debug 2>/dev/null
+mount -t tracefs tracefs /host/sys/kernel/tracing 2>/dev/null
+cp /tests/tool/hotspots /host/tmp/hotspots
+export HOME=/tmp PAGER=cat
+# Debian's perf is a wrapper script picking perf_<version> of the host's
+# running kernel; the guest's kernel version differs, so call the real
+# binary directly when the wrapper would fail.
+PERF=perf
+if ! chroot /host perf version >/dev/null 2>&1; then
+	for p in /host/usr/bin/perf_*; do
+		[ -x "$p" ] && PERF=${p#/host}
+	done
+fi
+echo "# perf: $(chroot /host "$PERF" version 2>&1)"
+
+hp() { chroot /host "$PERF" "$@"; }
+
+# 1. perf record -g: QEMU's x86 TCG has no PMU, so sample on cpu-clock
+# (what perf itself falls back to) at a fixed frequency.
+hp record -N -e cpu-clock -F 999 -g -o /tmp/perf.data /tmp/hotspots "$SECS" \
+	> /tmp/record.log 2>&1
+rc=$?
+sed 's/^/# record: /' /tmp/record.log | tail -3
+nsamples=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' /tmp/record.log | tail -1)
+if [ $rc = 0 ] && [ "${nsamples:-0}" -gt 0 ]; then
+	result ok record
+else
+	result not-ok record "exit $rc, ${nsamples:-no} samples"
+fi
+
+# 2, 3. perf report: the two functions, in that order, on top
+hp report -i /tmp/perf.data --stdio --no-children --sort sym -g none \
+	2>/dev/null | grep '%' | grep -v '^#' > /tmp/report.txt
+sed 's/^/# report: /' /tmp/report.txt | head -6
+first=$(sed -n '1s/.*\] //p' /tmp/report.txt | tr -d ' ')
+second=$(sed -n '2s/.*\] //p' /tmp/report.txt | tr -d ' ')
+if grep -q hotspot_major /tmp/report.txt && grep -q hotspot_minor /tmp/report.txt; then
+	result ok report
+else
+	result not-ok report "hot functions missing from perf report"
+fi
+if [ "$first" = hotspot_major ] && [ "$second" = hotspot_minor ]; then
+	result ok order
+else
+	result not-ok order "top two are '$first', '$second'"
+fi
+
+# 4, 5. perf script: samples with callchains; the hot ones reach main
+hp script -i /tmp/perf.data -F comm,ip,sym > /tmp/script.txt 2>/dev/null
+rc=$?
+if [ $rc = 0 ] && grep -q hotspot_ /tmp/script.txt; then
+	result ok script
+else
+	result not-ok script "exit $rc, no hot samples in perf script"
+fi
+# blocks are separated by blank lines: count the hot ones, and those of
+# them whose callchain has main
+# shellcheck disable=SC2046 # two numbers, split on purpose
+set -- $(awk '
+	/^$/ { if (hot) { nhot++; if (m) nmain++ } hot = 0; m = 0; next }
+	/hotspot_(major|minor)/ { hot = 1 }
+	/[ \t]main$/ || / main\+/ { m = 1 }
+	END { if (hot) { nhot++; if (m) nmain++ } print nhot + 0, nmain + 0 }
+' /tmp/script.txt)
+echo "# callchain: $2 of $1 hot samples reach main"
+# a sample taken in a prologue, before the frame is set up, skips its
+# caller: allow a few percent of those
+if [ "$1" -gt 0 ] && [ $(($2 * 100)) -ge $(($1 * 90)) ]; then
+	result ok callchain
+else
+	result not-ok callchain "$2 of $1 hot samples have main in the callchain"
+	grep -B1 -A4 hotspot_ /tmp/script.txt | head -12 | sed 's/^/# /'
+fi
+
+# 6. perf top --stdio for a few seconds while the workload runs
+chroot /host /tmp/hotspots $((SECS + 8)) &
+wl=$!
+sleep 1
+timeout -s INT 8 chroot /host "$PERF" top --stdio -e cpu-clock -F 999 -d 2 -K \
+	> /tmp/top.txt 2>&1
+kill $wl 2>/dev/null
+wait $wl 2>/dev/null
+grep hotspot_ /tmp/top.txt | head -4 | sed 's/^/# top: /'
+if grep -q hotspot_major /tmp/top.txt; then
+	result ok top
+else
+	result not-ok top "hotspot_major not in perf top output"
+	tail -5 /tmp/top.txt | sed 's/^/# /'
+fi
+exit 0
