@@ -29,6 +29,9 @@ frags="$RIG/configs/common.config $RIG/configs/$ARCH.config"
 cc="${CROSS}gcc" hostcc=gcc
 if command -v ccache >/dev/null; then
 	cc="ccache $cc" hostcc="ccache gcc"
+	# Kbuild passes absolute source paths; relative to this base, builds
+	# of the same tree in different build directories share the cache.
+	export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(dirname "$(dirname "$RIG")")}"
 fi
 kmake() {
 	make -s -C "$SRC" O="$O" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
