@@ -698,11 +698,9 @@ static void sample_output_read(struct perf_output_handle *handle,
 		perf_event_times_now(event, &now, &enabled, &running);
 
 	if (!(fmt & PERF_FORMAT_GROUP)) {
-		if (!(event->attr.inherit &&
-		      (event->attr.sample_type & PERF_SAMPLE_READ))) {
-			enabled += atomic64_read(&event->child_total_time_enabled);
-			running += atomic64_read(&event->child_total_time_running);
-		}
+		/* times include exited children's even for per-thread values */
+		enabled += atomic64_read(&event->child_total_time_enabled);
+		running += atomic64_read(&event->child_total_time_running);
 		v = sample_member_count(event, event);
 		perf_output_put(handle, v);
 		if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
@@ -911,16 +909,6 @@ out:
 	return err;
 }
 
-/*
- * Readers that asked for SIGIO learn that data arrived; a POLL_HUP already
- * set by an expiring refresh limit takes precedence.
- */
-static void sample_note_kill(struct perf_event *event)
-{
-	if (!READ_ONCE(event->pending_kill))
-		WRITE_ONCE(event->pending_kill, POLL_IN);
-}
-
 /**
  * perf_event_output_forward - default overflow handler: write a sample
  * @event: the event
@@ -928,6 +916,7 @@ static void sample_note_kill(struct perf_event *event)
  * @regs: registers at the overflow
  *
  * A sample that does not fit is counted as lost by the buffer code.
+ * SIGIO's POLL_IN/POLL_HUP is the overflow path's business, not ours.
  *
  * Context: any, including NMI.
  */
@@ -935,7 +924,6 @@ void perf_event_output_forward(struct perf_event *event,
 			       struct perf_sample_data *data,
 			       struct pt_regs *regs)
 {
-	sample_note_kill(event);
 	sample_write(event, data, regs, perf_output_begin_forward);
 }
 
@@ -951,7 +939,6 @@ void perf_event_output_backward(struct perf_event *event,
 				struct perf_sample_data *data,
 				struct pt_regs *regs)
 {
-	sample_note_kill(event);
 	sample_write(event, data, regs, perf_output_begin_backward);
 }
 
