@@ -452,6 +452,8 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct perf_event_context *ctx = cpuctx->task_ctx;
 
+	/* CPU-wide events want it even when @prev has no context */
+	perf_event_switch_record(prev, next, false);
 	if (!ctx)
 		return;
 	raw_spin_lock(&ctx->lock);
@@ -475,6 +477,8 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct perf_event_context *ctx;
 
+	/* takes and drops the context locks itself, before we take them */
+	perf_event_switch_record(task, prev, true);
 	ctx = rcu_dereference_sched(task->perf_event_ctxp);
 	if (!ctx || !cpuctx->online)
 		return;

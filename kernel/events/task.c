@@ -275,6 +275,8 @@ void perf_event_exit_task(struct task_struct *child)
 	struct perf_event *event, *tmp;
 	LIST_HEAD(copies);
 
+	/* PERF_RECORD_EXIT, while the task's own events can still see it */
+	perf_event_task_record(child, false);
 	mutex_lock(&child->perf_event_mutex);
 	list_for_each_entry_safe(event, tmp, &child->perf_event_list,
 				 owner_entry) {
