@@ -16,12 +16,32 @@
  *   ioctl-1, ioctl-group-8
  *	PERF_EVENT_IOC_ENABLE then PERF_EVENT_IOC_DISABLE on one event, and
  *	on an 8-event group leader with PERF_IOC_FLAG_GROUP. ns per pair.
+ *   sample-base
+ *	A fixed CPU-bound loop (no syscalls inside) with no event: ns per
+ *	run. The reference the next two rows subtract.
+ *   sample-4khz, sample-max
+ *	The same loop under a sampling task-clock event (pid 0, any CPU,
+ *	IP|TID|TIME|PERIOD) at sample_freq 4000, and at sample_freq = the
+ *	current perf_event_max_sample_rate (the throttle limit), with a
+ *	buffer large enough that nothing is lost, drained after the run.
+ *	ns of added time per sample taken; the slowdown and the sample
+ *	count follow as fields.
+ *   sample-rate-max
+ *	The highest rate, in samples per second of task time, that a task
+ *	sustains with a 16-page buffer it drains itself every few hundred
+ *	microseconds: sample_period steps from 1 ms down to 10 us, and a
+ *	step counts when no PERF_RECORD_LOST appeared and the samples are
+ *	within 10% of task time / period. Higher is better (better=higher).
  *
  * Every row runs a fixed number of iterations (after a tenth as many
  * untimed ones to warm caches and the scheduler), so both kernels do the
  * same work. One output line per row:
  *
- *   bench <row> <ns-per-op> iters=<n>
+ *   bench <row> <value> iters=<n> [unit=<u>] [better=higher] [key=value...]
+ *
+ * The unit is ns per operation unless a unit= field says otherwise; lower
+ * is better unless the line says better=higher. Further key=value fields
+ * are details rig/bench.sh prints under the table.
  *
  * A row that cannot run prints "# <row>: ..." instead and the exit status
  * is 1. Usage: perf_bench [divisor] (divides every iteration count, for a
@@ -36,12 +56,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define MAX_EVENTS	8
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /*
  * The software events opened, in order: the one-event rows use the first
@@ -289,6 +311,281 @@ ioctl_error:
 	close_events(fds, nevents);
 }
 
+/*
+ * Sampling rows. The workload is a fixed loop with no syscalls and no
+ * memory traffic: under -icount guest time counts instructions, so every
+ * ns the sampling event adds to it is hrtimer interrupt, sample output
+ * and (at the limit) throttling work in the kernel.
+ */
+#define WORK_ITERS	250000000L	/* 5 insns each: 1.25 s under icount */
+#define RATE_ITERS	50000000L	/* per step of sample-rate-max */
+#define RATE_CHUNK	100000L		/* drain every this many iterations */
+#define RATE_PAGES	16
+
+/* IP, pid+tid, time and period after the header: 40 bytes per sample */
+#define SAMPLE_TYPE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
+#define SAMPLE_BYTES	40
+
+/* spin()'s result lands here; its asm already keeps the loop alive */
+static __u64 sink;
+static double base_ns;
+
+static __u64 spin(long iters)
+{
+	__u64 x = 1;
+	long i;
+
+	for (i = 0; i < iters; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		/* an opaque value: the compiler may neither fold nor drop it */
+		asm volatile("" : "+r" (x));
+	}
+	return x;
+}
+
+struct ring {
+	int fd;
+	struct perf_event_mmap_page *page;
+	char *data;
+	size_t map_len;
+	__u64 mask;		/* data bytes - 1: the data size is a power of 2 */
+	__u64 samples, lost, throttles;
+	int corrupt;
+};
+
+/*
+ * A disabled sampling task-clock event on the calling task, any CPU,
+ * with @pages data pages mapped. @freq selects sample_freq = @value,
+ * otherwise sample_period = @value ns. Returns 0, or -1 with errno set
+ * and nothing left open.
+ */
+static int ring_open(struct ring *rb, int freq, __u64 value, size_t pages)
+{
+	size_t psz = sysconf(_SC_PAGESIZE);
+	struct perf_event_attr attr;
+	void *map;
+
+	memset(rb, 0, sizeof(*rb));
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	attr.sample_type = SAMPLE_TYPE;
+	attr.freq = freq;
+	if (freq)
+		attr.sample_freq = value;
+	else
+		attr.sample_period = value;
+	attr.disabled = 1;
+	rb->fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (rb->fd < 0)
+		return -1;
+	rb->map_len = (pages + 1) * psz;
+	map = mmap(NULL, rb->map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   rb->fd, 0);
+	if (map == MAP_FAILED) {
+		close(rb->fd);
+		return -1;
+	}
+	rb->page = map;
+	rb->data = (char *)map + psz;
+	rb->mask = pages * psz - 1;
+	return 0;
+}
+
+static void ring_close(struct ring *rb)
+{
+	munmap(rb->page, rb->map_len);
+	close(rb->fd);
+}
+
+/*
+ * Count and consume every record between data_tail and data_head. No
+ * syscall: the sample-rate-max task calls this from inside its loop.
+ * Records are 8-byte aligned and the data area is a power of two bytes,
+ * so no u64 field straddles the wrap.
+ */
+static void ring_drain(struct ring *rb)
+{
+	__u64 head = __atomic_load_n(&rb->page->data_head, __ATOMIC_ACQUIRE);
+	__u64 tail = rb->page->data_tail;
+	struct perf_event_header *hdr;
+
+	while (tail < head) {
+		hdr = (void *)(rb->data + (tail & rb->mask));
+		if (hdr->size < sizeof(*hdr) || hdr->size % 8) {
+			rb->corrupt = 1;
+			tail = head;
+			break;
+		}
+		switch (hdr->type) {
+		case PERF_RECORD_SAMPLE:
+			rb->samples++;
+			break;
+		case PERF_RECORD_LOST:
+			/* header, id, then the number of records lost */
+			rb->lost += *(__u64 *)(rb->data +
+					       ((tail + 16) & rb->mask));
+			break;
+		case PERF_RECORD_THROTTLE:
+			rb->throttles++;
+			break;
+		}
+		tail += hdr->size;
+	}
+	/* the kernel may reuse the space once it sees the new tail */
+	__atomic_store_n(&rb->page->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+static long read_sysctl(const char *path)
+{
+	long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static void bench_sample_base(long iters)
+{
+	double t0, t1;
+
+	sink += spin(iters / 10);
+	t0 = now_ns();
+	sink += spin(iters);
+	t1 = now_ns();
+	base_ns = t1 - t0;
+	printf("bench sample-base %.1f iters=%ld unit=ns/run\n", base_ns, iters);
+	fflush(stdout);
+}
+
+/*
+ * The workload under a sampling event at @freq Hz. The buffer holds
+ * twice the samples the base run's length would give, so nothing is
+ * lost even when sampling stretches the run.
+ */
+static void bench_sample(const char *row, long freq, long iters)
+{
+	size_t psz = sysconf(_SC_PAGESIZE), pages = 16;
+	double want = 2.0 * freq * base_ns / 1e9 * SAMPLE_BYTES;
+	double t0, t1, extra;
+	struct ring rb;
+
+	if (freq <= 0 || base_ns <= 0) {
+		errno = EINVAL;
+		row_failed(row, "no sample rate or no sample-base");
+		return;
+	}
+	while (pages * psz < want)
+		pages *= 2;
+	if (ring_open(&rb, 1, freq, pages)) {
+		row_failed(row, "perf_event_open/mmap");
+		return;
+	}
+	sink += spin(iters / 10);
+	if (ioctl(rb.fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		row_failed(row, "ioctl(ENABLE)");
+		goto out;
+	}
+	t0 = now_ns();
+	sink += spin(iters);
+	t1 = now_ns();
+	if (ioctl(rb.fd, PERF_EVENT_IOC_DISABLE, 0)) {
+		row_failed(row, "ioctl(DISABLE)");
+		goto out;
+	}
+	ring_drain(&rb);
+	if (!rb.samples || rb.corrupt) {
+		errno = EIO;
+		row_failed(row, rb.corrupt ? "corrupt record" : "no samples");
+		goto out;
+	}
+	extra = t1 - t0 - base_ns;
+	printf("bench %s %.1f iters=%ld unit=ns/sample freq=%ld",
+	       row, extra / rb.samples, iters, freq);
+	printf(" samples=%llu slowdown=%.2f%% lost=%llu throttles=%llu pages=%zu\n",
+	       (unsigned long long)rb.samples, 100.0 * extra / base_ns,
+	       (unsigned long long)rb.lost,
+	       (unsigned long long)rb.throttles, pages);
+	fflush(stdout);
+out:
+	ring_close(&rb);
+}
+
+/*
+ * The highest sustained rate: each step runs @iters iterations with a
+ * RATE_PAGES buffer that the task drains itself every RATE_CHUNK
+ * iterations. Task time is the event's own count. The fastest step with
+ * no loss and a sample count within 10% of task time / period wins; its
+ * measured rate is the row's value (0 when no step qualifies).
+ */
+static void bench_sample_rate(const char *row, long iters)
+{
+	static const __u64 periods[] = {
+		1000000, 500000, 200000, 100000, 50000, 20000,
+		/* finer near the default limit, 100000/s */
+		15000, 12500, 10000,
+	};
+	double rate, best = 0;
+	__u64 task_ns, expect, best_period = 0;
+	unsigned int i;
+	struct ring rb;
+	long done;
+	int ok;
+
+	for (i = 0; i < ARRAY_SIZE(periods); i++) {
+		if (ring_open(&rb, 0, periods[i], RATE_PAGES)) {
+			row_failed(row, "perf_event_open/mmap");
+			return;
+		}
+		if (ioctl(rb.fd, PERF_EVENT_IOC_ENABLE, 0))
+			goto fail;
+		for (done = 0; done < iters; done += RATE_CHUNK) {
+			sink += spin(RATE_CHUNK);
+			ring_drain(&rb);
+		}
+		if (ioctl(rb.fd, PERF_EVENT_IOC_DISABLE, 0) ||
+		    read(rb.fd, &task_ns, sizeof(task_ns)) != sizeof(task_ns))
+			goto fail;
+		ring_drain(&rb);
+		if (rb.corrupt || !task_ns) {
+			errno = EIO;
+			goto fail;
+		}
+		expect = task_ns / periods[i];
+		ok = !rb.lost && rb.samples * 10 >= expect * 9 &&
+		     rb.samples * 10 <= expect * 11;
+		rate = rb.samples * 1e9 / task_ns;
+		printf("info %s period=%llu task_ns=%llu expected=%llu",
+		       row, (unsigned long long)periods[i],
+		       (unsigned long long)task_ns,
+		       (unsigned long long)expect);
+		printf(" samples=%llu lost=%llu throttles=%llu rate=%.1f %s\n",
+		       (unsigned long long)rb.samples,
+		       (unsigned long long)rb.lost,
+		       (unsigned long long)rb.throttles, rate,
+		       ok ? "sustained" : "not-sustained");
+		if (ok && rate > best) {
+			best = rate;
+			best_period = periods[i];
+		}
+		ring_close(&rb);
+	}
+	printf("bench %s %.1f iters=%ld unit=samples/s better=higher period=%llu pages=%d\n",
+	       row, best, iters, (unsigned long long)best_period, RATE_PAGES);
+	fflush(stdout);
+	return;
+
+fail:
+	row_failed(row, "sampling step");
+	ring_close(&rb);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -311,5 +608,18 @@ int main(int argc, char **argv)
 	bench_read("read-group-8", 8, 1000000 / divisor);
 	bench_ioctl("ioctl-1", 1, 600000 / divisor);
 	bench_ioctl("ioctl-group-8", 8, 120000 / divisor);
+
+	/*
+	 * Sampling last, so the rows above see the same guest as before
+	 * they existed. The throttle limit is read when its row runs: a
+	 * kernel may lower it at run time, and the row reports the rate
+	 * it used.
+	 */
+	bench_sample_base(WORK_ITERS / divisor);
+	bench_sample("sample-4khz", 4000, WORK_ITERS / divisor);
+	bench_sample("sample-max",
+		     read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate"),
+		     WORK_ITERS / divisor);
+	bench_sample_rate("sample-rate-max", RATE_ITERS / divisor);
 	return failed;
 }
