@@ -18,6 +18,18 @@
  *    taken before ctx->lock.
  *  - The scheduler hooks run with the runqueue lock held and IRQs off.
  *
+ * Cheap swap: a context inherited at fork is a clone of its parent's
+ * context (ctx->parent_ctx, ctx->parent_gen).  When the scheduler switches
+ * between two tasks whose contexts are clones of the same context at the
+ * same generation, neither pinned (ctx->pin_count), the two contexts trade
+ * tasks instead of being scheduled out and in: the running context stays
+ * on the PMUs for the next task (perf_ctx_try_swap()).  Every change that
+ * makes a context differ from its clones unclones it and bumps its
+ * generation (perf_unclone_ctx()); code that needs a task's context to stay
+ * that task's pins it (perf_pin_task_ctx()).  task->perf_event_ctxp
+ * therefore changes under the two contexts' locks as well as under
+ * task->perf_event_mutex: readers that are not the scheduler pin.
+ *
  * Time: ctx->time advances only while the context is active.  An event's
  * enabled time advances while it is INACTIVE or ACTIVE, its running time
  * while it is ACTIVE, both measured in context time, so a task's event does
@@ -439,6 +451,102 @@ static enum hrtimer_restart perf_rotate_timer_fn(struct hrtimer *timer)
 	return ret;
 }
 
+/*
+ * inherit_stat: the per-task values follow the task, not the context.
+ * Before two clones trade tasks, trade the values of each pair of copies
+ * of the same original.  @ctx is active here (its events may be on a
+ * PMU), @next_ctx is not; both locks held.
+ */
+static void perf_swap_stat(struct perf_event *a, struct perf_event *b)
+{
+	u64 count;
+
+	if (a->state == PERF_EVENT_STATE_ACTIVE)
+		a->pmu->read(a);
+	perf_event_update_time(a);
+	perf_event_update_time(b);
+	count = local64_read(&a->count);
+	local64_set(&a->count, local64_read(&b->count));
+	local64_set(&b->count, count);
+	swap(a->total_time_enabled, b->total_time_enabled);
+	swap(a->total_time_running, b->total_time_running);
+	perf_event_update_userpage(a);
+	perf_event_update_userpage(b);
+}
+
+/* Clones list their copies in the same order unless a rotation intervened. */
+static bool perf_ctx_stat_pairs(struct perf_event_context *ctx,
+				struct perf_event_context *next_ctx, bool swap)
+{
+	struct perf_event *a, *b;
+
+	b = list_first_entry(&next_ctx->event_list, struct perf_event,
+			     event_entry);
+	list_for_each_entry(a, &ctx->event_list, event_entry) {
+		if (list_entry_is_head(b, &next_ctx->event_list, event_entry) ||
+		    a->parent != b->parent)
+			return false;
+		if (swap && a->attr.inherit_stat)
+			perf_swap_stat(a, b);
+		b = list_next_entry(b, event_entry);
+	}
+	return list_entry_is_head(b, &next_ctx->event_list, event_entry);
+}
+
+static bool perf_ctx_equiv(struct perf_event_context *a,
+			   struct perf_event_context *b)
+{
+	return !a->pin_count && !b->pin_count && a->parent_ctx &&
+	       a->parent_ctx == b->parent_ctx &&
+	       a->parent_gen == b->parent_gen &&
+	       a->nr_events == b->nr_events;
+}
+
+/*
+ * The cheap swap.  @ctx is active on this CPU for @prev; if @next carries
+ * an equivalent clone, the clones trade tasks and @ctx stays scheduled in,
+ * now for @next, so that __perf_event_task_sched_in() finds it in place.
+ * Counts and times keep running: the same events would have counted the
+ * same things for @next.  Runqueue lock held, IRQs off; the two task
+ * contexts' locks are taken in (outgoing, incoming) order, which no other
+ * path nests.
+ */
+static bool perf_ctx_try_swap(struct perf_event_context *ctx,
+			      struct task_struct *prev,
+			      struct task_struct *next)
+{
+	struct perf_event_context *next_ctx, *parent;
+	bool swapped = false;
+
+	next_ctx = rcu_dereference_sched(next->perf_event_ctxp);
+	parent = READ_ONCE(ctx->parent_ctx);
+	/* cheap filter without locks; decided again under them */
+	if (!next_ctx || !parent || READ_ONCE(next_ctx->parent_ctx) != parent)
+		return false;
+
+	raw_spin_lock(&ctx->lock);
+	raw_spin_lock_nested(&next_ctx->lock, SINGLE_DEPTH_NESTING);
+	if (ctx->task != prev || next_ctx->task != next ||
+	    next_ctx->is_active || !perf_ctx_equiv(ctx, next_ctx))
+		goto unlock;
+	if (ctx->nr_stat && !perf_ctx_stat_pairs(ctx, next_ctx, false))
+		goto unlock;
+
+	perf_ctx_update_time(ctx);
+	if (ctx->nr_stat)
+		perf_ctx_stat_pairs(ctx, next_ctx, true);
+	WRITE_ONCE(ctx->task, next);
+	WRITE_ONCE(next_ctx->task, prev);
+	/* each context keeps its reference, now on the other task */
+	rcu_assign_pointer(prev->perf_event_ctxp, next_ctx);
+	rcu_assign_pointer(next->perf_event_ctxp, ctx);
+	swapped = true;
+unlock:
+	raw_spin_unlock(&next_ctx->lock);
+	raw_spin_unlock(&ctx->lock);
+	return swapped;
+}
+
 /**
  * __perf_event_task_sched_out - the scheduler switches away from @prev
  * @prev: the outgoing task
@@ -455,6 +563,8 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 	/* CPU-wide events want it even when @prev has no context */
 	perf_event_switch_record(prev, next, false);
 	if (!ctx)
+		return;
+	if (perf_ctx_try_swap(ctx, prev, next))
 		return;
 	raw_spin_lock(&ctx->lock);
 	perf_ctx_update_time(ctx);
@@ -481,6 +591,9 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 	perf_event_switch_record(task, prev, true);
 	ctx = rcu_dereference_sched(task->perf_event_ctxp);
 	if (!ctx || !cpuctx->online)
+		return;
+	/* swapped in by perf_ctx_try_swap(): it never went out */
+	if (ctx == cpuctx->task_ctx)
 		return;
 
 	perf_ctx_lock(cpuctx, ctx);
@@ -655,6 +768,112 @@ static void perf_free_ctx_rcu(struct rcu_head *head)
 }
 
 /**
+ * perf_pin_task_ctx - get a task's context and keep it that task's
+ * @task: the task
+ *
+ * A pinned context is never swapped with a clone (perf_ctx_try_swap()), so
+ * task->perf_event_ctxp and ctx->task stay as they are until
+ * perf_unpin_ctx().  The caller may sleep meanwhile.
+ *
+ * Context: process context, IRQs on.
+ * Return: the context with a reference and a pin, or NULL if it has none.
+ */
+struct perf_event_context *perf_pin_task_ctx(struct task_struct *task)
+{
+	struct perf_event_context *ctx;
+	unsigned long flags;
+
+	for (;;) {
+		rcu_read_lock();
+		ctx = rcu_dereference(task->perf_event_ctxp);
+		if (!ctx) {
+			rcu_read_unlock();
+			return NULL;
+		}
+		raw_spin_lock_irqsave(&ctx->lock, flags);
+		/*
+		 * A swap takes this lock: if @ctx is still @task's now, it
+		 * stays so, and the task's reference keeps it alive.
+		 */
+		if (ctx == rcu_access_pointer(task->perf_event_ctxp) &&
+		    ctx->task == task) {
+			ctx->pin_count++;
+			perf_get_ctx(ctx);
+			raw_spin_unlock_irqrestore(&ctx->lock, flags);
+			rcu_read_unlock();
+			return ctx;
+		}
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+		rcu_read_unlock();
+	}
+}
+
+/**
+ * perf_unpin_ctx - undo the pin of perf_pin_task_ctx()
+ * @ctx: the context; the caller still owns the reference
+ */
+void perf_unpin_ctx(struct perf_event_context *ctx)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	ctx->pin_count--;
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+}
+
+/**
+ * perf_unclone_ctx - @ctx is about to differ from its clones
+ * @ctx: a task context, pinned or not scheduled anywhere
+ *
+ * It stops being a clone (no more swaps), and its generation moves on so
+ * that contexts cloned from it before this change do not match the ones
+ * cloned after.
+ *
+ * Context: process context; ctx->lock not held.
+ */
+void perf_unclone_ctx(struct perf_event_context *ctx)
+{
+	struct perf_event_context *parent;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	parent = ctx->parent_ctx;
+	ctx->parent_ctx = NULL;
+	ctx->generation++;
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	/* a clone holds its parent context so that the pointer stays unique */
+	if (parent)
+		perf_put_ctx(parent);
+}
+
+/**
+ * perf_clone_ctx - mark @child_ctx as a clone of @parent_ctx
+ * @child_ctx: a new context that every group of @parent_ctx was copied to
+ * @parent_ctx: the forking task's context, pinned by the caller
+ *
+ * A clone of a clone is recorded as a clone of the same original context,
+ * so that all descendants that inherited the same state are equivalent.
+ *
+ * Context: process context, fork; the child does not run yet.
+ */
+void perf_clone_ctx(struct perf_event_context *child_ctx,
+		    struct perf_event_context *parent_ctx)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&parent_ctx->lock, flags);
+	if (parent_ctx->parent_ctx) {
+		child_ctx->parent_ctx = parent_ctx->parent_ctx;
+		child_ctx->parent_gen = parent_ctx->parent_gen;
+	} else {
+		child_ctx->parent_ctx = parent_ctx;
+		child_ctx->parent_gen = parent_ctx->generation;
+	}
+	perf_get_ctx(child_ctx->parent_ctx);
+	raw_spin_unlock_irqrestore(&parent_ctx->lock, flags);
+}
+
+/**
  * perf_put_ctx - drop a reference to a context
  * @ctx: the context; a task context is freed after an RCU grace period
  *	(the sched hooks read task->perf_event_ctxp under RCU-sched)
@@ -667,6 +886,8 @@ void perf_put_ctx(struct perf_event_context *ctx)
 		return;		/* per-CPU contexts are static */
 	if (ctx->task != TASK_TOMBSTONE)
 		put_task_struct(ctx->task);
+	if (ctx->parent_ctx)
+		perf_put_ctx(ctx->parent_ctx);
 	call_rcu(&ctx->rcu_head, perf_free_ctx_rcu);
 }
 
@@ -712,6 +933,18 @@ struct perf_event_context *perf_find_get_context(struct task_struct *task,
 		return ctx;
 	}
 
+	/*
+	 * An existing context: a new event makes it differ from its clones.
+	 * Pinned while it is uncloned, it cannot be swapped away meanwhile;
+	 * uncloned, it never will be.
+	 */
+	ctx = perf_pin_task_ctx(task);
+	if (ctx) {
+		perf_unclone_ctx(ctx);
+		perf_unpin_ctx(ctx);
+		return ctx;
+	}
+
 	new = perf_alloc_task_ctx(task);
 	if (!new)
 		return ERR_PTR(-ENOMEM);
@@ -719,6 +952,7 @@ struct perf_event_context *perf_find_get_context(struct task_struct *task,
 	mutex_lock(&task->perf_event_mutex);
 	ctx = task->perf_event_ctxp;
 	if (ctx) {
+		/* created meanwhile: new, so not a clone */
 		perf_get_ctx(ctx);
 	} else if (task->flags & PF_EXITING) {
 		ctx = ERR_PTR(-ESRCH);

@@ -276,8 +276,8 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 		perf_apply(event, perf_event_reset, arg);
 		return 0;
 	case PERF_EVENT_IOC_REFRESH:
-		if (event->attr.inherit || !is_sampling_event(event) ||
-		    (int)arg <= 0)
+		/* as upstream: 0 (or less) just enables, with no limit */
+		if (event->attr.inherit || !is_sampling_event(event))
 			return -EINVAL;
 		atomic_add(arg, &event->event_limit);
 		apply_with_children(event, op_enable);

@@ -66,6 +66,11 @@ struct perf_event_context *perf_find_get_context(struct task_struct *task,
 						 int cpu);
 struct perf_event_context *perf_alloc_task_ctx(struct task_struct *task);
 void perf_get_ctx(struct perf_event_context *ctx);
+struct perf_event_context *perf_pin_task_ctx(struct task_struct *task);
+void perf_unpin_ctx(struct perf_event_context *ctx);
+void perf_unclone_ctx(struct perf_event_context *ctx);
+void perf_clone_ctx(struct perf_event_context *child_ctx,
+		    struct perf_event_context *parent_ctx);
 void perf_put_ctx(struct perf_event_context *ctx);
 void perf_ctx_lock(struct perf_cpu_context *cpuctx,
 		   struct perf_event_context *ctx);

@@ -124,16 +124,15 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 	struct perf_event *leader;
 	int i, ret = 0;
 
+	bool inherited_all = true;
+
 	memset(child->perf_recursion, 0, sizeof(child->perf_recursion));
 	child->perf_event_ctxp = NULL;
 	mutex_init(&child->perf_event_mutex);
 	INIT_LIST_HEAD(&child->perf_event_list);
 
-	mutex_lock(&current->perf_event_mutex);
-	parent_ctx = current->perf_event_ctxp;
-	if (parent_ctx)
-		perf_get_ctx(parent_ctx);
-	mutex_unlock(&current->perf_event_mutex);
+	/* pinned: the parent may sleep here, and must not trade contexts */
+	parent_ctx = perf_pin_task_ctx(current);
 	if (!parent_ctx)
 		return 0;
 
@@ -142,14 +141,23 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 	lists[1] = &parent_ctx->flexible_groups;
 	for (i = 0; i < 2 && !ret; i++) {
 		list_for_each_entry(leader, lists[i], group_entry) {
-			if (!should_inherit(leader, clone_flags))
+			if (!should_inherit(leader, clone_flags)) {
+				inherited_all = false;
 				continue;
+			}
 			ret = inherit_group(leader, child, &child_ctx);
 			if (ret)
 				break;
 		}
 	}
+	/*
+	 * A child that got every group is equivalent to its parent's other
+	 * clones of the same generation: the scheduler may swap them.
+	 */
+	if (!ret && child_ctx && inherited_all)
+		perf_clone_ctx(child_ctx, parent_ctx);
 	mutex_unlock(&parent_ctx->mutex);
+	perf_unpin_ctx(parent_ctx);
 	perf_put_ctx(parent_ctx);
 	/* fork does not call perf_event_free_task() when we fail */
 	if (ret)
@@ -171,7 +179,9 @@ void perf_event_free_task(struct task_struct *task)
 
 	if (!ctx)
 		return;
+	/* the task never ran: nothing can have swapped its context */
 	RCU_INIT_POINTER(task->perf_event_ctxp, NULL);
+	perf_unclone_ctx(ctx);
 	mutex_lock(&ctx->mutex);
 	WRITE_ONCE(ctx->task, TASK_TOMBSTONE);
 	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
@@ -212,6 +222,16 @@ static void perf_event_fold(struct perf_event *copy)
 	mutex_lock(&orig->child_mutex);
 	owned = !list_empty(&copy->child_list);
 	if (owned) {
+		struct task_struct *task = READ_ONCE(copy->ctx->task);
+
+		/*
+		 * inherit_stat: the child's own values in a READ record, for
+		 * a task still attached to the context.  As in 6.12 the exit
+		 * path detaches it (TASK_TOMBSTONE) before folding, so exit
+		 * itself writes none.
+		 */
+		if (copy->attr.inherit_stat && task && task != TASK_TOMBSTONE)
+			perf_event_read_record(copy, task);
 		list_del_init(&copy->child_list);
 		atomic64_add(local64_read(&copy->count) +
 			     atomic64_read(&copy->child_count),
@@ -237,7 +257,8 @@ static void perf_event_fold(struct perf_event *copy)
 }
 
 /* The task stops counting: take its context off this CPU (it is current). */
-static void task_ctx_sched_out_current(struct perf_event_context *ctx)
+static void task_ctx_sched_out_current(struct task_struct *task,
+				       struct perf_event_context *ctx)
 {
 	struct perf_cpu_context *cpuctx;
 	struct perf_event *event;
@@ -254,6 +275,8 @@ static void task_ctx_sched_out_current(struct perf_event_context *ctx)
 	if (cpuctx->task_ctx == ctx)
 		cpuctx->task_ctx = NULL;
 	ctx->is_active = 0;
+	/* pinned by the caller, so still @task's: detach it for good */
+	RCU_INIT_POINTER(task->perf_event_ctxp, NULL);
 	WRITE_ONCE(ctx->task, TASK_TOMBSTONE);
 	list_for_each_entry(event, &ctx->event_list, event_entry)
 		perf_event_set_state(event, PERF_EVENT_STATE_EXIT);
@@ -283,14 +306,18 @@ void perf_event_exit_task(struct task_struct *child)
 		list_del_init(&event->owner_entry);
 		WRITE_ONCE(event->owner, NULL);
 	}
-	ctx = child->perf_event_ctxp;
-	RCU_INIT_POINTER(child->perf_event_ctxp, NULL);
 	mutex_unlock(&child->perf_event_mutex);
+	/*
+	 * Pinned, the context stays the exiting task's (no swap) until it is
+	 * detached under its lock; uncloned, it is never swapped again.
+	 */
+	ctx = perf_pin_task_ctx(child);
 	if (!ctx)
 		return;
+	perf_unclone_ctx(ctx);
 
 	mutex_lock(&ctx->mutex);
-	task_ctx_sched_out_current(ctx);
+	task_ctx_sched_out_current(child, ctx);
 	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
 		if (!event->parent) {
 			perf_event_wakeup(event);
@@ -315,6 +342,9 @@ void perf_event_exit_task(struct task_struct *child)
 	/* the context held a reference on the task, and the task on it */
 	put_task_struct(child);
 	perf_put_ctx(ctx);
+	/* and the pin's */
+	perf_unpin_ctx(ctx);
+	perf_put_ctx(ctx);
 }
 
 /**
@@ -327,16 +357,19 @@ void perf_event_exec(void)
 {
 	struct perf_event_context *ctx;
 	struct perf_event *event, *tmp;
+	bool changes = false;
 
-	mutex_lock(&current->perf_event_mutex);
-	ctx = current->perf_event_ctxp;
-	if (ctx)
-		perf_get_ctx(ctx);
-	mutex_unlock(&current->perf_event_mutex);
+	ctx = perf_pin_task_ctx(current);
 	if (!ctx)
 		return;
 
 	mutex_lock(&ctx->mutex);
+	list_for_each_entry(event, &ctx->event_list, event_entry)
+		changes |= event->attr.remove_on_exec ||
+			   event->attr.enable_on_exec;
+	/* this task's context will no longer match its clones */
+	if (changes)
+		perf_unclone_ctx(ctx);
 	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
 		if (event->attr.remove_on_exec) {
 			perf_remove_from_context(event);
@@ -350,6 +383,7 @@ void perf_event_exec(void)
 			perf_event_do_enable(event);
 	}
 	mutex_unlock(&ctx->mutex);
+	perf_unpin_ctx(ctx);
 	perf_put_ctx(ctx);
 }
 

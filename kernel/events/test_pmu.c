@@ -109,8 +109,18 @@ static u64 rate_of(struct perf_event *event)
 static void test_pmu_update(struct perf_event *event)
 {
 	u64 now = event->ctx->time;
-	u64 prev = local64_xchg(&event->hw.prev_count, now);
-	u64 delta = (now - prev) * rate_of(event);
+	u64 prev = local64_read(&event->hw.prev_count);
+	u64 delta;
+
+	/*
+	 * The tick counts up to the context clock's present, which ctx->time
+	 * catches up with only at the core's next update: until then there
+	 * is nothing new to count.
+	 */
+	if ((s64)(now - prev) <= 0)
+		return;
+	local64_set(&event->hw.prev_count, now);
+	delta = (now - prev) * rate_of(event);
 
 	local64_add(delta, &event->count);
 	/* the tick reports the overflow if this used the period up */

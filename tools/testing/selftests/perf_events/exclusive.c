@@ -39,6 +39,19 @@ static int read_int(const char *path)
 	return v;
 }
 
+/* a bool parameter reads back as Y or N */
+static int read_param(void)
+{
+	FILE *f = fopen(PARAM, "r");
+	int c;
+
+	if (!f)
+		return -1;
+	c = fgetc(f);
+	fclose(f);
+	return c == 'Y' || c == '1';
+}
+
 static int write_param(const char *val)
 {
 	int fd = open(PARAM, O_WRONLY);
@@ -75,9 +88,16 @@ FIXTURE_SETUP(excl)
 		SKIP(return, "no test_pmu (CONFIG_PERF_TEST_PMU)");
 	if (access(PARAM, W_OK))
 		SKIP(return, "test_pmu cannot be made exclusive");
-	ASSERT_EQ(0, write_param("1"));
+	/*
+	 * No assertion after the switch is set: the teardown does not run
+	 * when the setup fails, and the switch must not stay on.
+	 */
 	self->set = 1;
-	ASSERT_EQ(1, read_int(PARAM));
+	if (write_param("1") || read_param() != 1) {
+		write_param("0");
+		self->set = 0;
+		ASSERT_TRUE(0);
+	}
 }
 
 FIXTURE_TEARDOWN(excl)
