@@ -213,7 +213,11 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 		event->attach_state |= PERF_ATTACH_CALLCHAIN;
 	}
 
-	if (task) {
+	/*
+	 * The scheduler hooks run only while some event needs them: task
+	 * events, and CPU-wide events that record context switches.
+	 */
+	if (task || attr->context_switch) {
 		event->attach_state |= PERF_ATTACH_TASK;
 		perf_task_events_inc();
 	}
@@ -414,6 +418,57 @@ void perf_event_do_disable(struct perf_event *event)
 	perf_ctx_call(event, __perf_disable, NULL);
 }
 
+/*
+ * PERF_IOC_FLAG_GROUP on a leader: every member changes in one call, so
+ * the group is scheduled out or in once rather than once per member.
+ */
+static void __perf_group_enable(struct perf_event *leader,
+				struct perf_event_context *ctx, void *data)
+{
+	struct perf_event *sibling;
+	bool changed = false;
+
+	for_each_sibling_event(sibling, leader) {
+		if (sibling->state >= PERF_EVENT_STATE_INACTIVE ||
+		    sibling->state <= PERF_EVENT_STATE_EXIT)
+			continue;
+		if (sibling->state == PERF_EVENT_STATE_ERROR)
+			perf_event_set_state(sibling, PERF_EVENT_STATE_OFF);
+		perf_event_set_state(sibling, PERF_EVENT_STATE_INACTIVE);
+		changed = true;
+	}
+	if (leader->state != PERF_EVENT_STATE_ACTIVE) {
+		__perf_enable(leader, ctx, NULL);
+	} else if (changed && ctx->is_active) {
+		perf_group_sched_out(leader, ctx);
+		perf_group_try_sched_in(leader, ctx);
+	}
+}
+
+static void __perf_group_disable(struct perf_event *leader,
+				 struct perf_event_context *ctx, void *data)
+{
+	struct perf_event *sibling;
+
+	__perf_disable(leader, ctx, NULL);
+	for_each_sibling_event(sibling, leader)
+		__perf_disable(sibling, ctx, NULL);
+}
+
+/**
+ * perf_event_group_switch - enable or disable a whole group at once
+ * @leader: the group leader
+ * @enable: which
+ *
+ * The inherited copies are the caller's business.
+ * Context: process context, ctx->mutex held.
+ */
+void perf_event_group_switch(struct perf_event *leader, bool enable)
+{
+	perf_ctx_call(leader, enable ? __perf_group_enable :
+				       __perf_group_disable, NULL);
+}
+
 /**
  * perf_event_enable - enable an event (kernel users)
  * @event: the event
@@ -583,8 +638,15 @@ u64 perf_event_read_total(struct perf_event *event, u64 *enabled,
 	struct perf_event *child;
 	u64 val, e, r;
 
-	val = perf_event_read_count(event, enabled, running);
+	/* a copy made concurrently is no different from one made just after */
+	if (list_empty(&event->child_list))
+		return perf_event_read_count(event, enabled, running);
+	/*
+	 * A copy that exits folds its count into ours and leaves the list
+	 * under child_mutex: read both under it, or its count is missed.
+	 */
 	mutex_lock(&event->child_mutex);
+	val = perf_event_read_count(event, enabled, running);
 	list_for_each_entry(child, &event->child_list, child_list) {
 		perf_ctx_call(child, __perf_read, &rd);
 		val += perf_event_read_count(child, &e, &r);

@@ -44,13 +44,19 @@ static ssize_t perf_read_group(struct perf_event *event, u64 fmt,
 {
 	struct perf_event *leader = event->group_leader, *sibling;
 	u64 enabled, running, value;
+	u64 stack_buf[3 + 3 * 16];
 	u64 *buf;
 	int n = 0;
 	ssize_t ret;
 
-	buf = kmalloc(event->read_size, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
+	/* most groups are small: no allocation on every read */
+	if (event->read_size <= sizeof(stack_buf)) {
+		buf = stack_buf;
+	} else {
+		buf = kmalloc(event->read_size, GFP_KERNEL);
+		if (!buf)
+			return -ENOMEM;
+	}
 
 	perf_event_sync_group(leader, true);
 	buf[n++] = 1 + leader->nr_siblings;
@@ -68,7 +74,8 @@ static ssize_t perf_read_group(struct perf_event *event, u64 fmt,
 	ret = n * sizeof(u64);
 	if (copy_to_user(ubuf, buf, ret))
 		ret = -EFAULT;
-	kfree(buf);
+	if (buf != stack_buf)
+		kfree(buf);
 	return ret;
 }
 
@@ -182,12 +189,13 @@ static void op_disable(struct perf_event *event)
 	perf_event_do_disable(event);
 }
 
-/* @op on @event and on the copies its children inherited */
-static void apply_with_children(struct perf_event *event, perf_event_op_t op)
+/* @op on the copies @event's children inherited */
+static void apply_to_children(struct perf_event *event, perf_event_op_t op)
 {
 	struct perf_event *child;
 
-	op(event);
+	if (list_empty(&event->child_list))
+		return;
 	mutex_lock(&event->child_mutex);
 	/*
 	 * child_mutex keeps the copies alive; their contexts' mutexes are
@@ -198,7 +206,18 @@ static void apply_with_children(struct perf_event *event, perf_event_op_t op)
 	mutex_unlock(&event->child_mutex);
 }
 
-/* @op on a whole group (PERF_IOC_FLAG_GROUP) or on one event */
+/* @op on @event and on the copies its children inherited */
+static void apply_with_children(struct perf_event *event, perf_event_op_t op)
+{
+	op(event);
+	apply_to_children(event, op);
+}
+
+/*
+ * @op on a whole group (PERF_IOC_FLAG_GROUP) or on one event.  Enabling
+ * or disabling a group changes all its members in one call; their copies
+ * in children follow one by one.
+ */
 static void perf_apply(struct perf_event *event, perf_event_op_t op,
 		       unsigned long flags)
 {
@@ -206,6 +225,13 @@ static void perf_apply(struct perf_event *event, perf_event_op_t op,
 
 	if (!(flags & PERF_IOC_FLAG_GROUP)) {
 		apply_with_children(event, op);
+		return;
+	}
+	if (op == op_enable || op == op_disable) {
+		perf_event_group_switch(leader, op == op_enable);
+		apply_to_children(leader, op);
+		for_each_sibling_event(sibling, leader)
+			apply_to_children(sibling, op);
 		return;
 	}
 	apply_with_children(leader, op);
@@ -228,11 +254,17 @@ static int perf_modify_attr(struct perf_event *event,
 	if (attr.type == PERF_TYPE_BREAKPOINT) {
 		struct perf_event *child;
 
+		/*
+		 * sig_data may change with any type; copy it first, as the
+		 * breakpoint check requires every other field to be equal.
+		 */
+		event->attr.sig_data = attr.sig_data;
 		err = modify_user_hw_breakpoint_check(event, &attr, true);
 		if (err)
 			return err;
 		mutex_lock(&event->child_mutex);
 		list_for_each_entry(child, &event->child_list, child_list) {
+			child->attr.sig_data = attr.sig_data;
 			err = modify_user_hw_breakpoint_check(child, &attr,
 							      true);
 			if (err)

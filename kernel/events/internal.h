@@ -93,6 +93,7 @@ void perf_install_in_context(struct perf_event_context *ctx,
 void perf_remove_from_context(struct perf_event *event);
 void perf_event_do_enable(struct perf_event *event);
 void perf_event_do_disable(struct perf_event *event);
+void perf_event_group_switch(struct perf_event *leader, bool enable);
 void perf_event_sync_group(struct perf_event *event, bool group);
 u64 perf_event_read_count(struct perf_event *event, u64 *enabled,
 			  u64 *running);

@@ -222,6 +222,7 @@ int perf_event_do_overflow(struct perf_event *event,
 			   struct perf_sample_data *data,
 			   struct pt_regs *regs, int throttle)
 {
+	perf_overflow_handler_t handler;
 	int limit = atomic_read(&event->event_limit);
 	int stop;
 
@@ -240,7 +241,8 @@ int perf_event_do_overflow(struct perf_event *event,
 	if (event->attr.sigtrap)
 		perf_queue_sigtrap(event, data, regs);
 
-	READ_ONCE(event->overflow_handler)(event, data, regs);
+	handler = READ_ONCE(event->overflow_handler);
+	handler(event, data, regs);
 
 	if (*perf_event_fasync(event) && READ_ONCE(event->pending_kill))
 		perf_event_queue_wakeup(event);
