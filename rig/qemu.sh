@@ -20,7 +20,9 @@ O=$(variant_dir "$VARIANT" "$ARCH" "$DEBUG")
 [ -f "$O/$IMAGE" ] || die "no kernel at $O/$IMAGE"
 [ -f "$O/initramfs.cpio" ] || die "no initramfs at $O/initramfs.cpio"
 
-append="panic=-1 kperf.mode=$MODE${FAULT:+ kperf.fault=$FAULT}"
+# KPERF_APPEND: extra kernel parameters; NAME=value ones reach the tests
+# as environment variables (e.g. PERF_STRESS_SECONDS=60)
+append="panic=-1 kperf.mode=$MODE${FAULT:+ kperf.fault=$FAULT}${KPERF_APPEND:+ $KPERF_APPEND}"
 mem=1G
 [ "$DEBUG" = 1 ] && mem=2G
 case "$ARCH" in
