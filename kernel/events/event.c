@@ -69,8 +69,11 @@ void perf_event_unref(struct perf_event *event)
 		perf_event_free(event);
 }
 
-/* Sizes of what read() returns; fixed at creation time. */
-void perf_event_calc_sizes(struct perf_event *event)
+/**
+ * perf_event_calc_read_size - the size of what read() returns
+ * @event: the event; its group is stable (ctx->mutex held)
+ */
+void perf_event_calc_read_size(struct perf_event *event)
 {
 	u64 fmt = event->attr.read_format;
 	int entry = sizeof(u64), size = 0, nr = 1;
@@ -88,6 +91,12 @@ void perf_event_calc_sizes(struct perf_event *event)
 		size += sizeof(u64);
 	}
 	event->read_size = size + entry * nr;
+}
+
+/* Sizes of what read() returns and of the event's records. */
+void perf_event_calc_sizes(struct perf_event *event)
+{
+	perf_event_calc_read_size(event);
 	perf_event_calc_sample_sizes(event);
 }
 

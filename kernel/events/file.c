@@ -117,7 +117,8 @@ static ssize_t perf_read(struct file *file, char __user *buf, size_t count,
 	if (count < event->read_size) {
 		ret = -ENOSPC;
 	} else if (fmt & PERF_FORMAT_GROUP) {
-		perf_event_calc_sizes(event);
+		/* a sibling's size is not redone when its group grows */
+		perf_event_calc_read_size(event);
 		ret = count < event->read_size ? -ENOSPC :
 			perf_read_group(event, fmt, buf);
 	} else {

@@ -104,6 +104,7 @@ void perf_event_queue_wakeup(struct perf_event *event);
 bool perf_event_valid_group(struct perf_event *event,
 			    struct perf_event *leader);
 void perf_event_calc_sizes(struct perf_event *event);
+void perf_event_calc_read_size(struct perf_event *event);
 u64 perf_event_next_id(void);
 void perf_event_ref(struct perf_event *event);
 void perf_event_unref(struct perf_event *event);
