@@ -12,7 +12,7 @@
 #   make abi-check        our uapi header against the base tree's, both arches
 #   make checkpatch       scripts/checkpatch.pl --strict on every file we own
 #   make rig-selftest     show that a guest panic, hang or WARN fails make check
-#   make bench [ARCH=..]  ctxsw, read and ioctl cost, ours against upstream (icount)
+#   make bench [ARCH=..]  ctxsw, read, ioctl and sampling cost, ours against upstream (icount)
 #
 # Options: ARCH=x86_64|arm64 (one arch; check and compare default to both),
 # REF=1 (upstream instead of ours), DEBUG=1 (lockdep, KASAN, kmemleak,
