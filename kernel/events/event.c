@@ -70,27 +70,40 @@ void perf_event_unref(struct perf_event *event)
 }
 
 /**
- * perf_event_calc_read_size - the size of what read() returns
- * @event: the event; its group is stable (ctx->mutex held)
+ * perf_read_size - bytes read() returns for a read_format
+ * @fmt: the attr.read_format
+ * @nr_siblings: group members besides the leader (used with
+ *	PERF_FORMAT_GROUP only)
+ *
+ * Return: the size; PERF_SAMPLE_READ carries the same layout.
  */
-void perf_event_calc_read_size(struct perf_event *event)
+u32 perf_read_size(u64 fmt, int nr_siblings)
 {
-	u64 fmt = event->attr.read_format;
-	int entry = sizeof(u64), size = 0, nr = 1;
+	u32 head = 0, entry = sizeof(u64), nr = 1;
 
 	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		size += sizeof(u64);
+		head += sizeof(u64);
 	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		size += sizeof(u64);
+		head += sizeof(u64);
 	if (fmt & PERF_FORMAT_ID)
 		entry += sizeof(u64);
 	if (fmt & PERF_FORMAT_LOST)
 		entry += sizeof(u64);
 	if (fmt & PERF_FORMAT_GROUP) {
-		nr += event->group_leader->nr_siblings;
-		size += sizeof(u64);
+		head += sizeof(u64);
+		nr += nr_siblings;
 	}
-	event->read_size = size + entry * nr;
+	return head + nr * entry;
+}
+
+/**
+ * perf_event_calc_read_size - the size of what read() returns
+ * @event: the event; its group is stable (ctx->mutex held)
+ */
+void perf_event_calc_read_size(struct perf_event *event)
+{
+	event->read_size = perf_read_size(event->attr.read_format,
+					  event->group_leader->nr_siblings);
 }
 
 /* Sizes of what read() returns and of the event's records. */

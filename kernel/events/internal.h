@@ -105,6 +105,7 @@ bool perf_event_valid_group(struct perf_event *event,
 			    struct perf_event *leader);
 void perf_event_calc_sizes(struct perf_event *event);
 void perf_event_calc_read_size(struct perf_event *event);
+u32 perf_read_size(u64 fmt, int nr_siblings);
 u64 perf_event_next_id(void);
 void perf_event_ref(struct perf_event *event);
 void perf_event_unref(struct perf_event *event);

@@ -50,26 +50,6 @@ struct sample_extra {
 	u32			read_nr;		/* group members in it */
 };
 
-/* Bytes of one read_format layout for a group of 1 + @nr_siblings. */
-static u32 read_size_of(u64 fmt, int nr_siblings)
-{
-	u32 head = 0, entry = sizeof(u64), nr = 1;
-
-	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		head += sizeof(u64);
-	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		head += sizeof(u64);
-	if (fmt & PERF_FORMAT_ID)
-		entry += sizeof(u64);
-	if (fmt & PERF_FORMAT_LOST)
-		entry += sizeof(u64);
-	if (fmt & PERF_FORMAT_GROUP) {
-		head += sizeof(u64);
-		nr += nr_siblings;
-	}
-	return head + nr * entry;
-}
-
 /**
  * perf_event_calc_sample_sizes - fixed sizes of @event's records
  * @event: the event; event->read_size is already up to date
@@ -147,16 +127,16 @@ bool perf_event_validate_size(struct perf_event *event)
 	/* as upstream: a new leader is sized as if it had one sibling */
 	int nr = leader->nr_siblings + 1;
 
-	if (read_size_of(event->attr.read_format, nr) >
+	if (perf_read_size(event->attr.read_format, nr) >
 	    PERF_SAMPLE_MAX_READ_SIZE)
 		return false;
 	if (leader == event)
 		return true;
-	if (read_size_of(leader->attr.read_format, nr) >
+	if (perf_read_size(leader->attr.read_format, nr) >
 	    PERF_SAMPLE_MAX_READ_SIZE)
 		return false;
 	for_each_sibling_event(sibling, leader)
-		if (read_size_of(sibling->attr.read_format, nr) >
+		if (perf_read_size(sibling->attr.read_format, nr) >
 		    PERF_SAMPLE_MAX_READ_SIZE)
 			return false;
 	return true;
@@ -559,8 +539,8 @@ static u32 sample_prepare(struct perf_sample_data *data,
 		if (event->attr.read_format & PERF_FORMAT_GROUP)
 			nr_siblings = READ_ONCE(event->group_leader->nr_siblings);
 		ex->read_nr = 1 + nr_siblings;
-		ex->read_size = read_size_of(event->attr.read_format,
-					     nr_siblings);
+		ex->read_size = perf_read_size(event->attr.read_format,
+					       nr_siblings);
 	}
 
 	size = sizeof(struct perf_event_header) + event->header_size +

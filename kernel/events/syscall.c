@@ -21,9 +21,6 @@
 #define PERF_FLAG_ALL	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
 			 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
 
-/* the largest read() or sample header an event may need */
-#define PERF_MAX_READ_SIZE	(16 * 1024)
-
 /**
  * perf_allow_kernel - may the caller observe kernel execution?
  *
@@ -260,47 +257,6 @@ static int perf_event_set_clock(struct perf_event *event, clockid_t clk)
 	return 0;
 }
 
-/* What read() returns for @fmt with @nr_siblings members besides a leader. */
-static size_t read_size_of(u64 fmt, int nr_siblings)
-{
-	size_t entry = sizeof(u64), size = 0, nr = 1;
-
-	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		size += sizeof(u64);
-	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		size += sizeof(u64);
-	if (fmt & PERF_FORMAT_ID)
-		entry += sizeof(u64);
-	if (fmt & PERF_FORMAT_LOST)
-		entry += sizeof(u64);
-	if (fmt & PERF_FORMAT_GROUP) {
-		nr += nr_siblings;
-		size += sizeof(u64);
-	}
-	return size + entry * nr;
-}
-
-/*
- * Would adding @event make some member's group read exceed what read() may
- * return?  Sized, as upstream does, for the group after the addition.
- */
-static bool perf_event_size_ok(struct perf_event *event)
-{
-	struct perf_event *leader = event->group_leader, *sibling;
-	int n = leader->nr_siblings + 1;
-
-	if (read_size_of(event->attr.read_format, n) > PERF_MAX_READ_SIZE ||
-	    read_size_of(leader->attr.read_format, n) > PERF_MAX_READ_SIZE)
-		return false;
-	if (event == leader)
-		return true;
-	for_each_sibling_event(sibling, leader)
-		if (read_size_of(sibling->attr.read_format, n) >
-		    PERF_MAX_READ_SIZE)
-			return false;
-	return true;
-}
-
 /* The hardware PMU of a group, if any member has one. */
 static struct pmu *group_hw_pmu(struct perf_event *leader)
 {
@@ -471,7 +427,7 @@ SYSCALL_DEFINE5(perf_event_open,
 		if (err)
 			goto err_locked;
 	}
-	if (!perf_event_size_ok(event)) {
+	if (!perf_event_validate_size(event)) {
 		err = -E2BIG;
 		goto err_locked;
 	}
