@@ -112,10 +112,19 @@ void perf_event_update_time(struct perf_event *event)
 	u64 now = event->ctx ? event->ctx->time : 0;
 	u64 delta = now - event->tstamp;
 
+	/*
+	 * read() takes the times without ctx->lock: enabled is published
+	 * before running (paired with perf_event_read_count()), so a
+	 * reader never sees more running than enabled time.
+	 */
 	if (event->state >= PERF_EVENT_STATE_INACTIVE)
-		event->total_time_enabled += delta;
+		WRITE_ONCE(event->total_time_enabled,
+			   event->total_time_enabled + delta);
+	/* enabled before running; pairs with perf_event_read_count() */
+	smp_wmb();
 	if (event->state == PERF_EVENT_STATE_ACTIVE)
-		event->total_time_running += delta;
+		WRITE_ONCE(event->total_time_running,
+			   event->total_time_running + delta);
 	event->tstamp = now;
 }
 

@@ -633,10 +633,13 @@ static void perf_event_sync(struct perf_event *event, bool group)
 u64 perf_event_read_count(struct perf_event *event, u64 *enabled,
 			  u64 *running)
 {
-	*enabled = event->total_time_enabled +
-		   atomic64_read(&event->child_total_time_enabled);
-	*running = event->total_time_running +
+	/* running first: see perf_event_update_time() */
+	*running = READ_ONCE(event->total_time_running) +
 		   atomic64_read(&event->child_total_time_running);
+	/* running before enabled; pairs with perf_event_update_time() */
+	smp_rmb();
+	*enabled = READ_ONCE(event->total_time_enabled) +
+		   atomic64_read(&event->child_total_time_enabled);
 	return local64_read(&event->count) +
 	       atomic64_read(&event->child_count);
 }
