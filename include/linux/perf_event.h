@@ -1103,6 +1103,25 @@ int perf_output_begin(struct perf_output_handle *handle,
 void perf_output_end(struct perf_output_handle *handle);
 unsigned int perf_output_copy(struct perf_output_handle *handle,
 			      const void *buf, unsigned int len);
+
+/*
+ * A record's fixed-size fields: while a field fits in the current page
+ * (almost always), copy it inline, where the compiler turns the constant-
+ * size memcpy() into a move; perf_output_copy() handles page crossings.
+ * Context: any, including NMI, inside perf_output_begin()/_end().
+ */
+static __always_inline void __perf_output_put(struct perf_output_handle *handle,
+					      const void *buf, unsigned int len)
+{
+	if (likely(len < handle->size)) {
+		memcpy(handle->addr, buf, len);
+		handle->addr += len;
+		handle->size -= len;
+	} else {
+		perf_output_copy(handle, buf, len);
+	}
+}
+
 unsigned int perf_output_skip(struct perf_output_handle *handle,
 			      unsigned int len);
 
@@ -1198,7 +1217,7 @@ void perf_restore_debug_store(void);
 static inline void perf_restore_debug_store(void)			{ }
 #endif
 
-#define perf_output_put(handle, x) perf_output_copy((handle), &(x), sizeof(x))
+#define perf_output_put(handle, x) __perf_output_put((handle), &(x), sizeof(x))
 
 typedef int (perf_snapshot_branch_stack_t)(struct perf_branch_entry *entries,
 					   unsigned int cnt);

@@ -149,12 +149,6 @@ void perf_event_unthrottle(struct perf_event *event);
 
 /* ring_buffer.c */
 
-/*
- * Write one field into a record opened by perf_output_begin*().
- * Context: any, including NMI, between begin and end.
- */
-#define perf_output_put(handle, x) perf_output_copy((handle), &(x), sizeof(x))
-
 int perf_output_begin_forward(struct perf_output_handle *handle,
 			      struct perf_sample_data *data,
 			      struct perf_event *event, unsigned int size);
