@@ -678,17 +678,30 @@ out:
 	perf_ctx_unlock(cpuctx, locked);
 }
 
-/**
- * perf_ctx_call - run @fn against @event's context, wherever it lives
- * @event: the event (its ctx is the context)
- * @fn: called with ctx->lock held and IRQs off: on the CPU where the
- *	context is active, or on this CPU when the context is not active
- * @data: passed to @fn
- *
- * Context: process context, ctx->mutex held (the event stays in its ctx),
- * or for an inherited copy its original's child_mutex.
+/*
+ * IPI handler for a read: @fn only brings counts and times up to date, so
+ * it needs the context's own lock and time, and neither the CPU context's
+ * lock nor its time (it takes nothing off a PMU and puts nothing on).
+ * A context that is not active here is left to the caller's fallback.
  */
-void perf_ctx_call(struct perf_event *event, perf_ctx_fn_t fn, void *data)
+static void perf_remote_read_fn(void *info)
+{
+	struct perf_remote *rc = info;
+	struct perf_event_context *ctx = rc->ctx;
+
+	raw_spin_lock(&ctx->lock);
+	if (!ctx->is_active || (ctx->task && ctx->task != current)) {
+		rc->ret = -EAGAIN;
+	} else {
+		perf_ctx_update_time(ctx);
+		rc->fn(rc->event, ctx, rc->data);
+		rc->ret = 0;
+	}
+	raw_spin_unlock(&ctx->lock);
+}
+
+static void __perf_ctx_call(struct perf_event *event, perf_ctx_fn_t fn,
+			    void *data, smp_call_func_t remote)
 {
 	struct perf_event_context *ctx = event->ctx;
 	struct perf_remote rc = {
@@ -711,8 +724,8 @@ void perf_ctx_call(struct perf_event *event, perf_ctx_fn_t fn, void *data)
 		 */
 		for (;;) {
 			rc.ret = 0;
-			if (!smp_call_function_single(ctx->cpu, perf_remote_fn,
-						      &rc, 1) && !rc.ret)
+			if (!smp_call_function_single(ctx->cpu, remote, &rc, 1) &&
+			    !rc.ret)
 				return;
 			raw_spin_lock_irq(&ctx->lock);
 			if (!ctx->is_active) {
@@ -728,9 +741,8 @@ void perf_ctx_call(struct perf_event *event, perf_ctx_fn_t fn, void *data)
 	for (;;) {
 		if (task != TASK_TOMBSTONE && task_curr(task)) {
 			rc.ret = 0;
-			if (!smp_call_function_single(task_cpu(task),
-						      perf_remote_fn, &rc, 1) &&
-			    !rc.ret)
+			if (!smp_call_function_single(task_cpu(task), remote,
+						      &rc, 1) && !rc.ret)
 				return;
 		}
 		raw_spin_lock_irq(&ctx->lock);
@@ -752,6 +764,42 @@ void perf_ctx_call(struct perf_event *event, perf_ctx_fn_t fn, void *data)
 		raw_spin_unlock_irq(&ctx->lock);
 		return;
 	}
+}
+
+/**
+ * perf_ctx_call - run @fn against @event's context, wherever it lives
+ * @event: the event (its ctx is the context)
+ * @fn: called with ctx->lock held and IRQs off: on the CPU where the
+ *	context is active (the CPU context's lock held too, and both
+ *	contexts' times brought up to date, so @fn may reschedule), or on
+ *	this CPU when the context is not active
+ * @data: passed to @fn
+ *
+ * Context: process context, ctx->mutex held (the event stays in its ctx),
+ * or for an inherited copy its original's child_mutex.
+ */
+void perf_ctx_call(struct perf_event *event, perf_ctx_fn_t fn, void *data)
+{
+	__perf_ctx_call(event, fn, data, perf_remote_fn);
+}
+
+/**
+ * perf_ctx_call_read - perf_ctx_call() for an @fn that only reads
+ * @event: the event
+ * @fn: called with ctx->lock (only) held and IRQs off, ctx->time brought
+ *	up to date when the context is active; must not schedule anything
+ *	in or out
+ * @data: passed to @fn
+ *
+ * The read() path: it skips the CPU context's lock and clock, which a
+ * read of a task's counters does not need.
+ *
+ * Context: as perf_ctx_call().
+ */
+void perf_ctx_call_read(struct perf_event *event, perf_ctx_fn_t fn,
+			void *data)
+{
+	__perf_ctx_call(event, fn, data, perf_remote_read_fn);
 }
 
 /* context allocation and lifetime */

@@ -617,36 +617,12 @@ static void perf_event_sync(struct perf_event *event, bool group)
 {
 	struct perf_read_data rd = { .group = group };
 
-	perf_ctx_call(event, __perf_read, &rd);
+	perf_ctx_call_read(event, __perf_read, &rd);
 }
 
 /**
- * perf_event_read_count - an event's value and times, children included
- * @event: the event
- * @enabled: its enabled time
- * @running: its running time
- *
- * Context: process context, ctx->mutex held; the count must have been
- * synchronised (perf_event_sync) by the caller when it matters.
- * Return: the count.
- */
-u64 perf_event_read_count(struct perf_event *event, u64 *enabled,
-			  u64 *running)
-{
-	/* running first: see perf_event_update_time() */
-	*running = READ_ONCE(event->total_time_running) +
-		   atomic64_read(&event->child_total_time_running);
-	/* running before enabled; pairs with perf_event_update_time() */
-	smp_rmb();
-	*enabled = READ_ONCE(event->total_time_enabled) +
-		   atomic64_read(&event->child_total_time_enabled);
-	return local64_read(&event->count) +
-	       atomic64_read(&event->child_count);
-}
-
-/**
- * perf_event_read_total - an event's value and times including the
- * inherited copies still counting in live child tasks
+ * perf_event_read_children - perf_event_read_total() for an event that
+ * has inherited copies
  * @event: the event, already synchronised by the caller
  * @enabled: its enabled time, children included
  * @running: its running time, children included
@@ -656,16 +632,13 @@ u64 perf_event_read_count(struct perf_event *event, u64 *enabled,
  * (a forking task holds that one while it takes child_mutex).
  * Return: the count.
  */
-u64 perf_event_read_total(struct perf_event *event, u64 *enabled,
-			  u64 *running)
+u64 perf_event_read_children(struct perf_event *event, u64 *enabled,
+			     u64 *running)
 {
 	struct perf_read_data rd = { .group = false };
 	struct perf_event *child;
 	u64 val, e, r;
 
-	/* a copy made concurrently is no different from one made just after */
-	if (list_empty(&event->child_list))
-		return perf_event_read_count(event, enabled, running);
 	/*
 	 * A copy that exits folds its count into ours and leaves the list
 	 * under child_mutex: read both under it, or its count is missed.
@@ -673,7 +646,7 @@ u64 perf_event_read_total(struct perf_event *event, u64 *enabled,
 	mutex_lock(&event->child_mutex);
 	val = perf_event_read_count(event, enabled, running);
 	list_for_each_entry(child, &event->child_list, child_list) {
-		perf_ctx_call(child, __perf_read, &rd);
+		perf_ctx_call_read(child, __perf_read, &rd);
 		val += perf_event_read_count(child, &e, &r);
 		*enabled += e;
 		*running += r;
