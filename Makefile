@@ -13,6 +13,7 @@
 #   make checkpatch       scripts/checkpatch.pl --strict on every file we own
 #   make rig-selftest     show that a guest panic, hang or WARN fails make check
 #   make bench [ARCH=..]  ctxsw, read, ioctl and sampling cost, ours against upstream (icount)
+#   make profile ROWS=..  where both kernels spend a bench row's time (x86_64, perf, icount)
 #
 # Options: ARCH=x86_64|arm64 (one arch; check and compare default to both),
 # REF=1 (upstream instead of ours), DEBUG=1 (lockdep, KASAN, kmemleak,
@@ -27,10 +28,10 @@ ARCHES := $(if $(ARCH),$(ARCH),x86_64 arm64)
 ONE_ARCH := $(if $(ARCH),$(ARCH),x86_64)
 export KSRC ICOUNT TIMEOUT BUILD SKIP_KERNEL FAULT
 
-.PHONY: all setup kernel run shell check compare abi-check checkpatch rig-selftest bench clean help
+.PHONY: all setup kernel run shell check compare abi-check checkpatch rig-selftest bench profile clean help
 all: help
 help:
-	@sed -n '3,20s/^# \{0,1\}//p' Makefile
+	@sed -n '3,21s/^# \{0,1\}//p' Makefile
 
 setup:
 	@rig/setup.sh
@@ -59,6 +60,11 @@ rig-selftest:
 
 bench:
 	@rig/bench.sh $(ONE_ARCH)
+
+ROWS ?= read-group-8
+SCALE ?= 1
+profile:
+	@rig/profile.sh $(ROWS) $(SCALE)
 
 clean:
 	rm -rf build

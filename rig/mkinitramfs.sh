@@ -84,6 +84,9 @@ for src in "$RIG"/bench/*.c; do
 		|| die "cannot compile $src"
 	echo "bench 1800 bench/$(basename "$src" .c)" >> "$ROOT/tests/bench.list"
 done
+# make profile: perf_bench under Debian's perf (x86_64, host share)
+cp "$RIG/guest/profile.sh" "$ROOT/tests/profile.sh"
+echo "profile 3000 /bin/sh /tests/profile.sh" > "$ROOT/tests/profile.list"
 
 # busybox: a shell for make shell and the demo script
 bb=

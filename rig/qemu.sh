@@ -2,7 +2,7 @@
 # qemu.sh: boot one kernel build in QEMU (TCG: no KVM needed).
 #
 # Usage: rig/qemu.sh VARIANT ARCH DEBUG MODE
-#   MODE check|bench: run the tests non-interactively; the kernel console
+#   MODE check|bench|profile: run the tests non-interactively; the kernel console
 #        goes to build/.../MODE-console.log and the test output (virtio
 #        console) to build/.../MODE-tap.log
 #   MODE run|shell: the console is this terminal
@@ -42,17 +42,18 @@ qemu+=(-kernel "$O/$IMAGE" -initrd "$O/initramfs.cpio" -no-reboot)
 [ "${ICOUNT:-0}" = 1 ] && qemu+=(-icount shift=0)
 
 case "$MODE" in
-check|bench)
+check|bench|profile)
 	qemu+=(-display none -monitor none
 	       -serial "file:$O/$MODE-console.log"
 	       -device "$vser" -chardev "file,id=tap,path=$O/$MODE-tap.log"
 	       -device virtconsole,chardev=tap)
-	# the host root, read-only, for rig/perf-tool.sh (check on x86_64).
+	# the host root, read-only, for rig/perf-tool.sh (check on x86_64)
+	# and make profile.
 	# multidevs=remap: the host's / spans several filesystems (proc,
 	# sys, ...) whose inode numbers collide; without it the guest's 9p
 	# client takes /host/proc and /host/sys for one directory and the
 	# guest's proc ends up mounted on /host/sys
-	[ "$ARCH" = x86_64 ] && [ "$MODE" = check ] &&
+	[ "$ARCH" = x86_64 ] && [ "$MODE" != bench ] &&
 		qemu+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
 	timeout=${TIMEOUT:-2400} ;;
 run|shell)

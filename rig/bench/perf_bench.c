@@ -44,8 +44,11 @@
  * are details rig/bench.sh prints under the table.
  *
  * A row that cannot run prints "# <row>: ..." instead and the exit status
- * is 1. Usage: perf_bench [divisor] (divides every iteration count, for a
- * quick smoke run; the rig never passes it).
+ * is 1. Usage: perf_bench [scale [rows]]: a scale N divides every
+ * iteration count (a quick smoke run), xN multiplies it (a long run for
+ * `make profile`); rows, a comma-separated list of row names, runs only
+ * those (the sampling rows bring sample-base along). `make bench` passes
+ * neither.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -83,7 +86,29 @@ static const __u64 sw_events[MAX_EVENTS] = {
 };
 
 static long divisor = 1;
+static long multiplier = 1;
+static const char *only_rows;
 static int failed;
+
+/* Is @row selected (perf_bench's second argument)? */
+static int row_wanted(const char *row)
+{
+	size_t len = strlen(row);
+	const char *p = only_rows;
+
+	if (!p)
+		return 1;
+	while ((p = strstr(p, row))) {
+		if ((p == only_rows || p[-1] == ',') &&
+		    (p[len] == ',' || !p[len]))
+			return 1;
+		p += len;
+	}
+	return 0;
+}
+
+/* the iteration count of a row, scaled by the command line */
+#define ITERS(n)	((n) * multiplier / divisor)
 
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 			       int cpu, int group_fd, unsigned long flags)
@@ -588,10 +613,18 @@ fail:
 
 int main(int argc, char **argv)
 {
-	if (argc > 1)
+	const char *rate = "/proc/sys/kernel/perf_event_max_sample_rate";
+
+	if (argc > 1 && argv[1][0] == 'x')
+		multiplier = strtol(argv[1] + 1, NULL, 0);
+	else if (argc > 1)
 		divisor = strtol(argv[1], NULL, 0);
 	if (divisor < 1)
 		divisor = 1;
+	if (multiplier < 1)
+		multiplier = 1;
+	if (argc > 2)
+		only_rows = argv[2];
 	if (pin_cpu0()) {
 		row_failed("all", "sched_setaffinity");
 		return 1;
@@ -601,25 +634,36 @@ int main(int argc, char **argv)
 	 * No-event switching first, before any event has ever existed in
 	 * this guest, so it measures the scheduler hooks at their cheapest.
 	 */
-	bench_ctxsw("ctxsw-0", 0, 200000 / divisor);
-	bench_ctxsw("ctxsw-1", 1, 150000 / divisor);
-	bench_ctxsw("ctxsw-8", 8, 80000 / divisor);
-	bench_read("read-1", 1, 2000000 / divisor);
-	bench_read("read-group-8", 8, 1000000 / divisor);
-	bench_ioctl("ioctl-1", 1, 600000 / divisor);
-	bench_ioctl("ioctl-group-8", 8, 120000 / divisor);
+	if (row_wanted("ctxsw-0"))
+		bench_ctxsw("ctxsw-0", 0, ITERS(200000));
+	if (row_wanted("ctxsw-1"))
+		bench_ctxsw("ctxsw-1", 1, ITERS(150000));
+	if (row_wanted("ctxsw-8"))
+		bench_ctxsw("ctxsw-8", 8, ITERS(80000));
+	if (row_wanted("read-1"))
+		bench_read("read-1", 1, ITERS(2000000));
+	if (row_wanted("read-group-8"))
+		bench_read("read-group-8", 8, ITERS(1000000));
+	if (row_wanted("ioctl-1"))
+		bench_ioctl("ioctl-1", 1, ITERS(600000));
+	if (row_wanted("ioctl-group-8"))
+		bench_ioctl("ioctl-group-8", 8, ITERS(120000));
 
 	/*
 	 * Sampling last, so the rows above see the same guest as before
 	 * they existed. The throttle limit is read when its row runs: a
 	 * kernel may lower it at run time, and the row reports the rate
-	 * it used.
+	 * it used. The two cost rows subtract sample-base.
 	 */
-	bench_sample_base(WORK_ITERS / divisor);
-	bench_sample("sample-4khz", 4000, WORK_ITERS / divisor);
-	bench_sample("sample-max",
-		     read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate"),
-		     WORK_ITERS / divisor);
-	bench_sample_rate("sample-rate-max", RATE_ITERS / divisor);
+	if (row_wanted("sample-base") || row_wanted("sample-4khz") ||
+	    row_wanted("sample-max"))
+		bench_sample_base(ITERS(WORK_ITERS));
+	if (row_wanted("sample-4khz"))
+		bench_sample("sample-4khz", 4000, ITERS(WORK_ITERS));
+	if (row_wanted("sample-max"))
+		bench_sample("sample-max", read_sysctl(rate),
+			     ITERS(WORK_ITERS));
+	if (row_wanted("sample-rate-max"))
+		bench_sample_rate("sample-rate-max", ITERS(RATE_ITERS));
 	return failed;
 }

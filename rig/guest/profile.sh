@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# profile.sh: where the kernel spends a bench row's time. Runs inside the
+# x86_64 guest for `make profile` (rig/profile.sh): Debian's perf, from
+# the host's read-only 9p share, samples the whole guest on cpu-clock
+# while rig/bench/perf_bench runs only the rows asked for, then prints
+# the hottest symbols. Under -icount guest time counts instructions, so
+# the profile is one of instructions and repeats from boot to boot.
+#
+# Environment (kernel parameters through KPERF_APPEND): PROFILE_ROWS, a
+# comma-separated list of bench rows; PROFILE_SCALE, perf_bench's scale
+# argument (x4 runs each row four times as long); PROFILE_PERIOD, the
+# cpu-clock period in ns (default 50000).
+ROWS=${PROFILE_ROWS:-read-group-8}
+SCALE=${PROFILE_SCALE:-1}
+PERIOD=${PROFILE_PERIOD:-50000}
+
+grep -qs hostroot /sys/bus/virtio/drivers/9pnet_virtio/*/mount_tag ||
+	{ echo "# no host share"; exit 1; }
+mkdir -p /host
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose hostroot /host ||
+	{ echo "# cannot mount the host share"; exit 1; }
+mount -t proc proc /host/proc
+mount -t sysfs sysfs /host/sys
+mount -t devtmpfs devtmpfs /host/dev
+mount -t tmpfs tmpfs /host/tmp
+cp /tests/bench/perf_bench /host/tmp/perf_bench
+export HOME=/tmp PAGER=cat
+PERF=perf
+if ! chroot /host perf version >/dev/null 2>&1; then
+	for p in /host/usr/bin/perf_*; do
+		[ -x "$p" ] && PERF=${p#/host}
+	done
+fi
+echo 0 > /proc/sys/kernel/kptr_restrict
+echo -1 > /proc/sys/kernel/perf_event_paranoid
+
+chroot /host "$PERF" record -a -m 1024 -e cpu-clock -c "$PERIOD" -o /tmp/perf.data \
+	/tmp/perf_bench "$SCALE" "$ROWS" 2>&1 | sed 's/^/# /'
+chroot /host "$PERF" report -i /tmp/perf.data --stdio --sort sym \
+	--percent-limit 0.3 2>/dev/null | grep -v '^$'

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Throttling (F59, F84): an event that overflows more often in one tick
+ * than perf_event_max_sample_rate allows (rate / HZ) is stopped until the
+ * next tick, and its buffer says so with PERF_RECORD_THROTTLE, then
+ * PERF_RECORD_UNTHROTTLE when the tick restarts it.
+ *
+ * The sampler is task-clock with a 10 us period (the shortest a clock
+ * event allows) and the limit is lowered to 1000 samples a second for the
+ * test, so any kernel HZ throttles it many times in a fraction of a
+ * second of spinning.
+ */
+#define _GNU_SOURCE
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "../kselftest_harness.h"
+#include "rb_common.h"
+
+#define RATE_PATH	"/proc/sys/kernel/perf_event_max_sample_rate"
+#define LOW_RATE	1000
+#define PERIOD_NS	10000ULL
+#define SPIN_NS		200000000ULL
+#define RB_PAGES	64
+
+/* THROTTLE/UNTHROTTLE, with the TID|TIME sample_id_all trailer or not */
+struct throttle_rec {
+	struct perf_event_header header;
+	__u64 time;
+	__u64 id;
+	__u64 stream_id;
+	__u32 pid, tid;		/* trailer, when sample_id_all */
+	__u64 trailer_time;
+};
+
+static int read_rate(void)
+{
+	char buf[32];
+	FILE *f = fopen(RATE_PATH, "r");
+	int v = -1;
+
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f))
+		v = atoi(buf);
+	fclose(f);
+	return v;
+}
+
+static int write_rate(int v)
+{
+	FILE *f = fopen(RATE_PATH, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fprintf(f, "%d\n", v) > 0 ? 0 : -1;
+	if (fclose(f))
+		ret = -1;
+	return ret;
+}
+
+static __u64 task_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void spin(__u64 ns)
+{
+	__u64 end = task_ns() + ns;
+
+	while (task_ns() < end)
+		;
+}
+
+/* What one walk of the buffer found. */
+struct walk {
+	int samples, throttle, unthrottle, bad;
+	int alternates;		/* records came THROTTLE, UNTHROTTLE, ... */
+	__u64 last_time;
+	struct throttle_rec first;
+};
+
+static void walk_buffer(struct rb_map *rb, __u64 id, int with_trailer,
+			struct walk *w)
+{
+	__u64 head = rb_head(rb), off = rb->pg->data_tail;
+	__u16 want = with_trailer ? sizeof(struct throttle_rec) :
+				    offsetof(struct throttle_rec, pid);
+	int expect = PERF_RECORD_THROTTLE;
+
+	memset(w, 0, sizeof(*w));
+	w->alternates = 1;
+	while (off < head) {
+		struct throttle_rec r;
+		struct perf_event_header h;
+
+		rb_copy(rb, off, &h, sizeof(h));
+		if (h.size < sizeof(h) || h.size % 8 || h.size > head - off) {
+			w->bad++;
+			break;
+		}
+		if (h.type == PERF_RECORD_SAMPLE) {
+			w->samples++;
+		} else if (h.type == PERF_RECORD_THROTTLE ||
+			   h.type == PERF_RECORD_UNTHROTTLE) {
+			memset(&r, 0, sizeof(r));
+			rb_copy(rb, off, &r, h.size < sizeof(r) ? h.size :
+								  sizeof(r));
+			if (h.size != want || r.id != id ||
+			    r.stream_id != id || !r.time ||
+			    r.time < w->last_time)
+				w->bad++;
+			if (with_trailer &&
+			    (r.pid != getpid() || r.tid != gettid() ||
+			     r.trailer_time < r.time))
+				w->bad++;
+			if (h.type != expect)
+				w->alternates = 0;
+			expect = h.type == PERF_RECORD_THROTTLE ?
+				 PERF_RECORD_UNTHROTTLE : PERF_RECORD_THROTTLE;
+			if (!w->throttle && !w->unthrottle)
+				w->first = r;
+			w->last_time = r.time;
+			if (h.type == PERF_RECORD_THROTTLE)
+				w->throttle++;
+			else
+				w->unthrottle++;
+		} else if (h.type != PERF_RECORD_LOST) {
+			w->bad++;
+		}
+		off += h.size;
+	}
+	rb_set_tail(rb, head);
+}
+
+FIXTURE(throttle) {
+	int old_rate;
+	int fd;
+	struct rb_map rb;
+};
+
+FIXTURE_SETUP(throttle)
+{
+	self->fd = -1;
+	memset(&self->rb, 0, sizeof(self->rb));
+	self->old_rate = read_rate();
+	if (self->old_rate < 0)
+		SKIP(return, "cannot read %s", RATE_PATH);
+	if (write_rate(LOW_RATE))
+		SKIP(return, "cannot write %s (not root?)", RATE_PATH);
+}
+
+FIXTURE_TEARDOWN(throttle)
+{
+	rb_unmap(&self->rb);
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->old_rate > 0)
+		write_rate(self->old_rate);
+}
+
+static int open_sampler(int *fd, struct rb_map *rb, __u64 period,
+			int sample_id_all)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	attr.sample_period = period;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			   PERF_SAMPLE_TIME;
+	attr.sample_id_all = sample_id_all;
+	attr.disabled = 1;
+	*fd = rb_sys_open(&attr, 0, -1, -1, 0);
+	if (*fd < 0)
+		return -1;
+	return rb_mmap(rb, *fd, RB_PAGES, PROT_READ | PROT_WRITE);
+}
+
+/* Over the limit: throttled, then restarted, again and again. */
+TEST_F(throttle, records_alternate_and_name_the_event)
+{
+	struct walk w;
+	__u64 id;
+
+	ASSERT_EQ(0, open_sampler(&self->fd, &self->rb, PERIOD_NS, 0));
+	id = rb_event_id(self->fd);
+	ASSERT_NE(0, id);
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
+	spin(SPIN_NS);
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	walk_buffer(&self->rb, id, 0, &w);
+
+	EXPECT_EQ(0, w.bad);
+	EXPECT_GE(w.throttle, 2);
+	/* the last throttle may still wait for its tick */
+	EXPECT_GE(w.unthrottle, w.throttle - 1);
+	EXPECT_LE(w.unthrottle, w.throttle);
+	EXPECT_TRUE(w.alternates);
+	/* throttled: far fewer samples than one per 10 us of spinning */
+	EXPECT_LT(w.samples * 10ULL, SPIN_NS / PERIOD_NS);
+	EXPECT_GT(w.samples, 0);
+}
+
+/* With sample_id_all, the records carry the trailer the attr asks for. */
+TEST_F(throttle, sample_id_all_trailer)
+{
+	struct walk w;
+	__u64 id;
+
+	ASSERT_EQ(0, open_sampler(&self->fd, &self->rb, PERIOD_NS, 1));
+	id = rb_event_id(self->fd);
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
+	spin(SPIN_NS / 4);
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	walk_buffer(&self->rb, id, 1, &w);
+
+	EXPECT_EQ(0, w.bad);
+	EXPECT_GE(w.throttle, 1);
+	EXPECT_EQ(getpid(), w.first.pid);
+	EXPECT_EQ(gettid(), w.first.tid);
+}
+
+/* Well under the limit nothing is throttled. */
+TEST_F(throttle, none_under_the_limit)
+{
+	struct walk w;
+	__u64 id;
+
+	/* 1 ms: one sample a millisecond, the limit's own rate at most */
+	ASSERT_EQ(0, write_rate(1000000));
+	ASSERT_EQ(0, open_sampler(&self->fd, &self->rb, 1000000, 0));
+	id = rb_event_id(self->fd);
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
+	spin(SPIN_NS / 2);
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	walk_buffer(&self->rb, id, 0, &w);
+
+	EXPECT_EQ(0, w.bad);
+	EXPECT_EQ(0, w.throttle);
+	EXPECT_EQ(0, w.unthrottle);
+	EXPECT_GE(w.samples, 50);
+}
+
+TEST_HARNESS_MAIN
