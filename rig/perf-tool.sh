@@ -44,29 +44,10 @@ echo "TAP version 13"
 echo "1..6"
 
 [ -x /tests/tool/hotspots ] || skip_all "no workload in this initramfs"
-grep -qs hostroot /sys/bus/virtio/drivers/9pnet_virtio/*/mount_tag ||
-	skip_all "no host share (qemu -virtfs hostroot)"
-mkdir -p /host
-mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose hostroot /host ||
-	skip_all "cannot mount the host share"
-[ -x /host/usr/bin/perf ] || skip_all "no perf on the host (make setup)"
-mount -t proc proc /host/proc
-mount -t sysfs sysfs /host/sys
-mount -t devtmpfs devtmpfs /host/dev
-mount -t tmpfs tmpfs /host/tmp
-mount -t debugfs debugfs /host/sys/kernel/debug 2>/dev/null
-mount -t tracefs tracefs /host/sys/kernel/tracing 2>/dev/null
+[ -f /tests/hostperf.sh ] || skip_all "no /tests/hostperf.sh in this initramfs"
+. /tests/hostperf.sh
+hostperf_mount > /tmp/hostperf.why || skip_all "$(cat /tmp/hostperf.why)"
 cp /tests/tool/hotspots /host/tmp/hotspots
-export HOME=/tmp PAGER=cat
-# Debian's perf is a wrapper script picking perf_<version> of the host's
-# running kernel; the guest's kernel version differs, so call the real
-# binary directly when the wrapper would fail.
-PERF=perf
-if ! chroot /host perf version >/dev/null 2>&1; then
-	for p in /host/usr/bin/perf_*; do
-		[ -x "$p" ] && PERF=${p#/host}
-	done
-fi
 echo "# perf: $(chroot /host "$PERF" version 2>&1)"
 
 hp() { chroot /host "$PERF" "$@"; }

@@ -15,23 +15,9 @@ ROWS=${PROFILE_ROWS:-read-group-8}
 SCALE=${PROFILE_SCALE:-1}
 PERIOD=${PROFILE_PERIOD:-50000}
 
-grep -qs hostroot /sys/bus/virtio/drivers/9pnet_virtio/*/mount_tag ||
-	{ echo "# no host share"; exit 1; }
-mkdir -p /host
-mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose hostroot /host ||
-	{ echo "# cannot mount the host share"; exit 1; }
-mount -t proc proc /host/proc
-mount -t sysfs sysfs /host/sys
-mount -t devtmpfs devtmpfs /host/dev
-mount -t tmpfs tmpfs /host/tmp
+. /tests/hostperf.sh
+hostperf_mount > /tmp/hostperf.why || { echo "# $(cat /tmp/hostperf.why)"; exit 1; }
 cp /tests/bench/perf_bench /host/tmp/perf_bench
-export HOME=/tmp PAGER=cat
-PERF=perf
-if ! chroot /host perf version >/dev/null 2>&1; then
-	for p in /host/usr/bin/perf_*; do
-		[ -x "$p" ] && PERF=${p#/host}
-	done
-fi
 echo 0 > /proc/sys/kernel/kptr_restrict
 echo -1 > /proc/sys/kernel/perf_event_paranoid
 

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0
+# hostperf.sh: sourced by the guest scripts that run Debian's perf from
+# the host (rig/perf-tool.sh, rig/guest/profile.sh); installed as
+# /tests/hostperf.sh by rig/mkinitramfs.sh on x86_64.
+#
+# hostperf_mount mounts the host's root (qemu -virtfs, tag hostroot)
+# read-only at /host with the guest's proc, sys, dev and a tmpfs /tmp
+# over it, and sets PERF to the perf binary to run there with chroot.
+# On failure it prints why on stdout and returns 1.
+hostperf_mount() {
+	grep -qs hostroot /sys/bus/virtio/drivers/9pnet_virtio/*/mount_tag ||
+		{ echo "no host share (qemu -virtfs hostroot)"; return 1; }
+	mkdir -p /host
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose hostroot /host ||
+		{ echo "cannot mount the host share"; return 1; }
+	[ -x /host/usr/bin/perf ] ||
+		{ echo "no perf on the host (make setup)"; return 1; }
+	mount -t proc proc /host/proc
+	mount -t sysfs sysfs /host/sys
+	mount -t devtmpfs devtmpfs /host/dev
+	mount -t tmpfs tmpfs /host/tmp
+	mount -t debugfs debugfs /host/sys/kernel/debug 2>/dev/null
+	mount -t tracefs tracefs /host/sys/kernel/tracing 2>/dev/null
+	export HOME=/tmp PAGER=cat
+	# Debian's perf is a wrapper script picking perf_<version> of the
+	# host's running kernel; the guest's kernel version differs, so call
+	# the real binary directly when the wrapper would fail.
+	PERF=perf
+	if ! chroot /host perf version >/dev/null 2>&1; then
+		for p in /host/usr/bin/perf_*; do
+			[ -x "$p" ] && PERF=${p#/host}
+		done
+	fi
+	return 0
+}
