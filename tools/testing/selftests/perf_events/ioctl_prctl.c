@@ -343,16 +343,20 @@ TEST(enable_on_exec)
 }
 
 #define OPEN_CLOSE_LOOPS	10000
+#define OPEN_CLOSE_MIN_LOOPS	500
+#define OPEN_CLOSE_SECONDS	15
 
 TEST(open_close_releases_everything)
 {
 	int fd, first, i, fails = 0;
+	time_t end = time(NULL) + OPEN_CLOSE_SECONDS;
 
 	/*
-	 * If close() leaked the file, the fd number would climb and the
-	 * loop would hit the descriptor limit long before the end; if it
-	 * leaked the event, memory would run out on a 1G guest much later
-	 * than that, so the fd check is the one that bites.
+	 * If close() leaked the file, the fd number would climb: the next
+	 * open would already get another number. A leaked event is for
+	 * kmemleak (DEBUG=1) to report. The loop also stops after 15 s,
+	 * well inside the harness's 30 s: a KASAN kernel under emulation
+	 * opens and closes a few hundred events a second.
 	 */
 	first = open_event(PERF_COUNT_SW_CPU_CLOCK, 0, -1, 0, 0);
 	ASSERT_LE(0, first);
@@ -366,9 +370,11 @@ TEST(open_close_releases_everything)
 				break;
 		}
 		close(fd);
+		if (!(i % 100) && time(NULL) > end)
+			break;
 	}
 	EXPECT_EQ(0, fails) TH_LOG("stopped at %d: %s", i, strerror(errno));
-	EXPECT_EQ(OPEN_CLOSE_LOOPS, i);
+	EXPECT_LE(OPEN_CLOSE_MIN_LOOPS, i);
 }
 
 TEST_HARNESS_MAIN
