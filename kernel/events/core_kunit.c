@@ -140,23 +140,34 @@ static void fake_counters_fill_then_wait(struct kunit *test)
 {
 	struct perf_event *ev[FAKE_COUNTERS + 1];
 	u64 enabled, running, val;
-	int i;
+	int i, active, waiting;
 
 	for (i = 0; i < ARRAY_SIZE(ev); i++)
 		ev[i] = fake_counter(test, false);
 
-	/* the first FAKE_COUNTERS got counters; the last one waits */
-	for (i = 0; i < FAKE_COUNTERS; i++)
-		KUNIT_EXPECT_EQ(test, ev[i]->state, PERF_EVENT_STATE_ACTIVE);
-	KUNIT_EXPECT_EQ(test, ev[FAKE_COUNTERS]->state,
-			PERF_EVENT_STATE_INACTIVE);
+	/*
+	 * FAKE_COUNTERS of them got counters and one waits.  Which one
+	 * waits is the last opened's until the rotation timer first fires
+	 * (4 ms), which a vCPU the host preempts can reach before the
+	 * checks: count the states instead of naming the events.
+	 */
+	active = 0;
+	waiting = 0;
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		active += ev[i]->state == PERF_EVENT_STATE_ACTIVE;
+		waiting += ev[i]->state == PERF_EVENT_STATE_INACTIVE;
+	}
+	KUNIT_EXPECT_EQ(test, active, FAKE_COUNTERS);
+	KUNIT_EXPECT_EQ(test, waiting, 1);
 
 	val = perf_event_read_value(ev[0], &enabled, &running);
 	KUNIT_EXPECT_GT(test, val, 0ULL);
-	KUNIT_EXPECT_EQ(test, enabled, running);
+	KUNIT_EXPECT_LE(test, running, enabled);
+	/* the last one waited from its open at least until the rotation */
 	val = perf_event_read_value(ev[FAKE_COUNTERS], &enabled, &running);
-	KUNIT_EXPECT_EQ(test, val, 0ULL);
-	KUNIT_EXPECT_EQ(test, running, 0ULL);
+	KUNIT_EXPECT_LT(test, running, enabled);
+	if (!running)
+		KUNIT_EXPECT_EQ(test, val, 0ULL);
 
 	perf_event_release_kernel(ev[0]);
 	for (i = 1; i < ARRAY_SIZE(ev); i++)
