@@ -59,7 +59,6 @@ if [ "$ARCH" = x86_64 ]; then
 	if "$TARGET_CC" -static -O0 -fno-omit-frame-pointer -Wall \
 		-o "$ROOT/tests/tool/hotspots" "$RIG/guest/hotspots.c"; then
 		cp "$RIG/perf-tool.sh" "$ROOT/tests/tool/perf-tool"
-		cp "$RIG/guest/hostperf.sh" "$ROOT/tests/hostperf.sh"
 		chmod +x "$ROOT/tests/tool/perf-tool"
 		echo "tool 600 tool/perf-tool" >> "$ROOT/tests/check.list"
 	else
@@ -74,6 +73,8 @@ for src in "$REPO"/samples/perf_events/*.c; do
 		|| die "cannot compile $src"
 done
 cp "$RIG/guest/demo.sh" "$ROOT/tests/demo.sh"
+# the host perf mount, for demo.sh, perf-tool.sh and profile.sh
+cp "$RIG/guest/hostperf.sh" "$ROOT/tests/hostperf.sh"
 echo "demo 900 /bin/sh /tests/demo.sh $ARCH" >> "$ROOT/tests/run.list"
 
 # make bench: the benchmark programs (rig/bench/), one list line each
@@ -87,7 +88,6 @@ for src in "$RIG"/bench/*.c; do
 done
 # make profile: perf_bench under Debian's perf (x86_64, host share)
 cp "$RIG/guest/profile.sh" "$ROOT/tests/profile.sh"
-cp "$RIG/guest/hostperf.sh" "$ROOT/tests/hostperf.sh"
 echo "profile 3000 /bin/sh /tests/profile.sh" > "$ROOT/tests/profile.list"
 
 # busybox: a shell for make shell and the demo script

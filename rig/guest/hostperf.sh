@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # hostperf.sh: sourced by the guest scripts that run Debian's perf from
-# the host (rig/perf-tool.sh, rig/guest/profile.sh); installed as
-# /tests/hostperf.sh by rig/mkinitramfs.sh on x86_64.
+# the host (rig/guest/demo.sh, rig/perf-tool.sh, rig/guest/profile.sh);
+# installed as /tests/hostperf.sh by rig/mkinitramfs.sh.
 #
 # hostperf_mount mounts the host's root (qemu -virtfs, tag hostroot)
 # read-only at /host with the guest's proc, sys, dev and a tmpfs /tmp
