@@ -439,6 +439,8 @@ struct perf_event {
 	struct callback_head		pending_task;
 	unsigned int			pending_work;
 	u64				pending_addr;
+	/* the context whose nr_pending_sigtrap the queued work holds */
+	struct perf_event_context	*pending_ctx;
 
 #ifdef CONFIG_EVENT_TRACING
 	struct trace_event_call		*tp_event;
@@ -499,6 +501,11 @@ struct perf_event_context {
 	u64				parent_gen;
 	u64				generation;
 	int				pin_count;
+	/*
+	 * SIGTRAP task work queued for events of this context and not yet
+	 * run: while non-zero the context keeps its task (no cheap swap).
+	 */
+	atomic_t			nr_pending_sigtrap;
 	struct rcu_head			rcu_head;
 };
 

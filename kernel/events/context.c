@@ -502,13 +502,21 @@ static bool perf_ctx_stat_pairs(struct perf_event_context *ctx,
 	return list_entry_is_head(b, &next_ctx->event_list, event_entry);
 }
 
+/*
+ * May @a and @b trade tasks?  Clones of the same context at the same
+ * generation, neither pinned, and neither with a SIGTRAP in flight: the
+ * signal belongs to the task that took the hit, and until it is sent the
+ * event must not count for another task (perf_queue_sigtrap()).
+ */
 static bool perf_ctx_equiv(struct perf_event_context *a,
 			   struct perf_event_context *b)
 {
 	return !a->pin_count && !b->pin_count && a->parent_ctx &&
 	       a->parent_ctx == b->parent_ctx &&
 	       a->parent_gen == b->parent_gen &&
-	       a->nr_events == b->nr_events;
+	       a->nr_events == b->nr_events &&
+	       !atomic_read(&a->nr_pending_sigtrap) &&
+	       !atomic_read(&b->nr_pending_sigtrap);
 }
 
 /*

@@ -164,12 +164,17 @@ static void perf_sigtrap_work(struct callback_head *head)
 {
 	struct perf_event *event = container_of(head, struct perf_event,
 						pending_task);
+	struct perf_event_context *ctx = event->pending_ctx;
 
 	/* an exiting task has no user space left to signal */
 	if (event->pending_work && !(current->flags & PF_EXITING))
 		send_sig_perf((void __user *)(unsigned long)event->pending_addr,
 			      event->attr.type, event->attr.sig_data);
+	event->pending_ctx = NULL;
 	WRITE_ONCE(event->pending_work, 0);
+	/* the context may trade tasks again (perf_ctx_try_swap()) */
+	atomic_dec(&ctx->nr_pending_sigtrap);
+	perf_put_ctx(ctx);
 	perf_event_unref(event);
 }
 
@@ -178,6 +183,13 @@ static void perf_sigtrap_work(struct callback_head *head)
  * One signal per event is in flight at a time; the event is pinned until
  * the work has run.  Only the interrupted task may be signalled, and it
  * must be the event's task (a copy made by inherit has its own).
+ *
+ * Until the work runs, the event's context must stay this task's: were it
+ * swapped with a sibling's clone on the way out (the task can be
+ * preempted between the overflow and its return to user space), the
+ * sibling would inherit an event whose one signal is still in flight, and
+ * its own hits would be dropped until this task ran again.  The count in
+ * ctx->nr_pending_sigtrap makes perf_ctx_try_swap() refuse.
  */
 static void perf_queue_sigtrap(struct perf_event *event,
 			       struct perf_sample_data *data,
@@ -197,12 +209,22 @@ static void perf_queue_sigtrap(struct perf_event *event,
 	if ((data->sample_flags & PERF_SAMPLE_ADDR) &&
 	    !(event->attr.exclude_kernel && regs && !user_mode(regs)))
 		event->pending_addr = data->addr;
+	/* the event is in @ctx, so @ctx has a reference to spare */
+	perf_get_ctx(ctx);
+	atomic_inc(&ctx->nr_pending_sigtrap);
+	event->pending_ctx = ctx;
 	event->pending_work = id;
 	init_task_work(&event->pending_task, perf_sigtrap_work);
 	if (task_work_add(current, &event->pending_task,
 			  in_nmi() ? TWA_NMI_CURRENT : TWA_RESUME)) {
 		event->pending_work = 0;
-		/* the task is exiting: this cannot be the last reference */
+		event->pending_ctx = NULL;
+		atomic_dec(&ctx->nr_pending_sigtrap);
+		/*
+		 * The task is exiting; neither can be the last reference:
+		 * the event is in @ctx, which the task still holds.
+		 */
+		refcount_dec(&ctx->refcount);
 		atomic_long_dec(&event->refcount);
 	}
 }
