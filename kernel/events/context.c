@@ -199,15 +199,27 @@ static int event_sched_in(struct perf_event *event,
  * perf_event_sched_out - take one event off its PMU
  * @event: the event
  * @ctx: its context; ctx->lock held, IRQs off, on the CPU it is active on
+ *
+ * An event whose overflow asked to be disabled (a REFRESH limit used up,
+ * perf_event_disable_inatomic()) and whose irq_work has not run yet is
+ * disabled here: the irq_work acts only on an event still on its CPU, and
+ * once this one is off, nothing else would stop it from going back on.
  */
 void perf_event_sched_out(struct perf_event *event,
 			  struct perf_event_context *ctx)
 {
+	enum perf_event_state state = PERF_EVENT_STATE_INACTIVE;
+
+	lockdep_assert_held(&ctx->lock);
 	if (event->state != PERF_EVENT_STATE_ACTIVE)
 		return;
 	event->pmu->del(event, 0);
 	WRITE_ONCE(event->oncpu, -1);
-	perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+	if (unlikely(READ_ONCE(event->pending_disable))) {
+		WRITE_ONCE(event->pending_disable, 0);
+		state = PERF_EVENT_STATE_OFF;
+	}
+	perf_event_set_state(event, state);
 	ctx->nr_active--;
 	if (rcu_access_pointer(event->rb))
 		perf_event_update_userpage(event);

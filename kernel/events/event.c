@@ -541,10 +541,14 @@ static void perf_pending_work(struct irq_work *work)
 	struct perf_event *event = container_of(work, struct perf_event,
 						pending_irq);
 
-	if (READ_ONCE(event->pending_disable)) {
+	/*
+	 * Queued on the CPU the event overflowed on.  If it has been taken
+	 * off since, perf_event_sched_out() applied the disable already.
+	 */
+	if (READ_ONCE(event->pending_disable) &&
+	    READ_ONCE(event->oncpu) == smp_processor_id()) {
 		WRITE_ONCE(event->pending_disable, 0);
-		if (READ_ONCE(event->oncpu) == smp_processor_id())
-			perf_event_disable_local(event);
+		perf_event_disable_local(event);
 	}
 	if (READ_ONCE(event->pending_wakeup)) {
 		WRITE_ONCE(event->pending_wakeup, 0);

@@ -219,6 +219,46 @@ TEST(refresh_disables_after_n_overflows)
 	close(fd);
 }
 
+/*
+ * The overflow that uses up the limit can come from inside the context
+ * switch that takes the event off the CPU (a context-switch event counts
+ * in the outgoing task's switch).  The deferred disable then finds the
+ * event no longer on the CPU: the switch itself must apply it, or the
+ * event goes back on at the next switch in and counts on without limit.
+ */
+TEST(refresh_limit_reached_at_context_switch)
+{
+	struct timespec nap = { 0, 200000 };
+	struct perf_event_attr attr;
+	uint64_t c1, c2;
+	int fd, i;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+	attr.sample_period = 1;
+	attr.disabled = 1;
+	/* a switch happens in the kernel: exclude_kernel would count none */
+	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, set_async(fd));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_REFRESH, 2));
+	/* every nap switches this task out once */
+	for (i = 0; i < 50; i++)
+		nanosleep(&nap, NULL);
+	EXPECT_EQ(1, hups(2000));
+	c1 = count_of(fd);
+	EXPECT_LE(2, c1);
+	EXPECT_GT(10, c1) TH_LOG("%llu context switches counted after the limit of 2",
+				 (unsigned long long)c1);
+	for (i = 0; i < 50; i++)
+		nanosleep(&nap, NULL);
+	c2 = count_of(fd);
+	EXPECT_EQ(c1, c2);
+	close(fd);
+}
+
 TEST(period_takes_effect_on_running_event)
 {
 	uint64_t period = 1, c1, c2;
