@@ -351,13 +351,17 @@ void perf_event_exit_task(struct task_struct *child)
  * perf_event_exec - the current task has execed a new program
  *
  * Events with enable_on_exec start counting now (once); events with
- * remove_on_exec leave the context.
+ * remove_on_exec leave the context.  A removed original enters EXIT, as at
+ * the task's exit; a removed inherited copy is folded into its original
+ * and freed, as at exit, so that it neither lingers on the original's
+ * child_list (which would keep POLLHUP from its owner) nor leaks.
  */
 void perf_event_exec(void)
 {
 	struct perf_event_context *ctx;
 	struct perf_event *event, *tmp;
 	bool changes = false;
+	LIST_HEAD(copies);
 
 	ctx = perf_pin_task_ctx(current);
 	if (!ctx)
@@ -372,8 +376,17 @@ void perf_event_exec(void)
 		perf_unclone_ctx(ctx);
 	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
 		if (event->attr.remove_on_exec) {
+			if (event->parent) {
+				/* pinned as at exit; folded below */
+				perf_event_ref(event);
+				perf_event_ref(event->parent);
+			}
 			perf_remove_from_context(event);
 			perf_event_set_state(event, PERF_EVENT_STATE_EXIT);
+			if (event->parent)
+				list_add_tail(&event->active_entry, &copies);
+			else
+				perf_event_wakeup(event);
 			continue;
 		}
 		if (!event->attr.enable_on_exec)
@@ -383,6 +396,12 @@ void perf_event_exec(void)
 			perf_event_do_enable(event);
 	}
 	mutex_unlock(&ctx->mutex);
+
+	/* child_mutex is never taken under a copy's ctx->mutex */
+	list_for_each_entry_safe(event, tmp, &copies, active_entry) {
+		list_del_init(&event->active_entry);
+		perf_event_fold(event);
+	}
 	perf_unpin_ctx(ctx);
 	perf_put_ctx(ctx);
 }
