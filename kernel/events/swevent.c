@@ -420,10 +420,28 @@ static void task_clock_del(struct perf_event *event, int flags)
 	task_clock_stop(event, flags);
 }
 
+/*
+ * ctx->time is brought up to date only when something settles the
+ * context's times (a switch, a cross-CPU call, rotation).  A read from the
+ * sampling hrtimer comes between two such points: extend the context's
+ * time by what has elapsed since, so that a sample carries the count at
+ * the overflow rather than the one at the last switch.  The context is
+ * active on this CPU and IRQs are off, so its time cannot move under us.
+ */
+static u64 task_clock_live(struct perf_event *event)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	lockdep_assert_irqs_disabled();
+	if (!ctx->is_active)
+		return ctx->time;
+	return ctx->time + (perf_clock() - ctx->timestamp);
+}
+
 static void task_clock_read(struct perf_event *event)
 {
 	if (!(event->hw.state & PERF_HES_STOPPED))
-		clock_update(event, task_clock_now);
+		clock_update(event, task_clock_live);
 }
 
 static int clock_init(struct perf_event *event, struct pmu *pmu, u64 id)

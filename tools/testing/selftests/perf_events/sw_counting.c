@@ -484,6 +484,81 @@ TEST(task_clock_and_cpu_clock)
 	EXPECT_EQ(cc, read_count(fd_cpu));
 }
 
+/*
+ * A task-clock sample carries the clock's value at the overflow.  The
+ * context's time is settled only at switches and cross-CPU calls, so a
+ * clock that read only the settled time would put the same value in
+ * every sample taken between two switches.  This task spins without
+ * sleeping: each sample must read more than the one before, by about a
+ * period.
+ */
+TEST(task_clock_samples_read_the_clock_now)
+{
+	const __u64 period = 2000000;	/* 2 ms of task time */
+	struct perf_event_attr attr;
+	__u64 values[256], head, off;
+	int fd, n = 0, i, short_steps = 0;
+	long psz = sysconf(_SC_PAGESIZE);
+	size_t len = 17 * psz;
+	struct perf_event_mmap_page *pg;
+	char *data;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	attr.sample_period = period;
+	attr.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_READ;
+	attr.disabled = 1;
+	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd);
+	pg = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, pg);
+	data = (char *)pg + psz;
+
+	/*
+	 * Spin until about 40 samples are in, not for a fixed time: on a
+	 * busy host a vCPU is preempted for many periods at once, and the
+	 * guest's timer then fires once for all of them.
+	 */
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < 2000; i++) {
+		burn_cpu(period);
+		if (__atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE) >=
+		    40 * 3 * sizeof(__u64))
+			break;
+	}
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	/* 16 pages hold far more than these ~40 records: no wrap */
+	ASSERT_GT(16 * psz, head);
+	for (off = 0; off < head && n < 256; ) {
+		struct perf_event_header *h = (void *)(data + off);
+
+		if (h->type == PERF_RECORD_SAMPLE) {
+			/* header, time, value */
+			values[n++] = *(__u64 *)(data + off + 16);
+		}
+		ASSERT_NE(0, h->size);
+		off += h->size;
+	}
+	munmap(pg, len);
+	close(fd);
+
+	ASSERT_LE(20, n) TH_LOG("only %d samples", n);
+	for (i = 1; i < n; i++) {
+		ASSERT_LT(values[i - 1], values[i])
+			TH_LOG("sample %d reads %llu, sample %d %llu", i - 1,
+			       (unsigned long long)values[i - 1], i,
+			       (unsigned long long)values[i]);
+		if (values[i] - values[i - 1] < period / 2)
+			short_steps++;
+	}
+	/* a late timer makes a step longer, never much shorter */
+	EXPECT_GE(n / 10, short_steps);
+}
+
 TEST(dummy_counts_zero)
 {
 	char *p;
