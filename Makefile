@@ -18,7 +18,9 @@
 # Options: ARCH=x86_64|arm64 (one arch; check and compare default to both),
 # REF=1 (upstream instead of ours), DEBUG=1 (lockdep, KASAN, kmemleak,
 # DEBUG_ATOMIC_SLEEP), ICOUNT=1 (QEMU -icount shift=0), KSRC=/path (a Linux
-# 6.12 tree to use instead of Debian's linux-source-6.12).
+# 6.12 tree to use instead of Debian's linux-source-6.12), LOAD=N (N busy
+# loops on the host beside the guest), ONLY=glob REPEAT=N (only the
+# check-list entries matching suite/name, each N times).
 
 ARCH ?=
 REF ?= 0
@@ -26,12 +28,12 @@ DEBUG ?= 0
 VARIANT := $(if $(filter 1,$(REF)),ref,ours)
 ARCHES := $(if $(ARCH),$(ARCH),x86_64 arm64)
 ONE_ARCH := $(if $(ARCH),$(ARCH),x86_64)
-export KSRC ICOUNT TIMEOUT BUILD SKIP_KERNEL FAULT
+export KSRC ICOUNT TIMEOUT BUILD SKIP_KERNEL FAULT LOAD ONLY REPEAT
 
 .PHONY: all setup kernel run shell check compare abi-check checkpatch rig-selftest bench profile clean help
 all: help
 help:
-	@sed -n '3,21s/^# \{0,1\}//p' Makefile
+	@sed -n '3,23s/^# \{0,1\}//p' Makefile
 
 setup:
 	@rig/setup.sh

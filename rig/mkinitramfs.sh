@@ -66,6 +66,24 @@ if [ "$ARCH" = x86_64 ]; then
 	fi
 fi
 
+# ONLY='glob ...' keeps only the check-list entries whose suite/name
+# matches one of the globs (e.g. base/sigtrap_threads); REPEAT=N runs each
+# entry N times (soaking one test under LOAD=N)
+if [ -n "${ONLY:-}" ] || [ "${REPEAT:-1}" != 1 ]; then
+	while read -r suite tmo prog rest; do
+		for glob in ${ONLY:-*}; do
+			# shellcheck disable=SC2053
+			[[ "$suite/$(basename "$prog")" == $glob ]] || continue
+			for ((i = 0; i < ${REPEAT:-1}; i++)); do
+				echo "$suite $tmo $prog${rest:+ $rest}"
+			done
+			break
+		done
+	done < "$ROOT/tests/check.list" > "$ROOT/tests/check.list.new"
+	mv "$ROOT/tests/check.list.new" "$ROOT/tests/check.list"
+	log "check list: $(wc -l < "$ROOT/tests/check.list") entries (ONLY=${ONLY:-*} REPEAT=${REPEAT:-1})"
+fi
+
 : > "$ROOT/tests/run.list"
 for src in "$REPO"/samples/perf_events/*.c; do
 	[ -f "$src" ] || continue

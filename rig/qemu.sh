@@ -10,7 +10,11 @@
 # Environment: ICOUNT=1 boots with -icount shift=0 (guest time counts
 # instructions: deterministic and repeatable, but single-threaded);
 # TIMEOUT=seconds kills a guest that runs longer (default 2400 for check);
-# FAULT=panic|hang|warn injects a fault after the tests (rig self-test).
+# FAULT=panic|hang|warn injects a fault after the tests (rig self-test);
+# LOAD=N runs N busy loops on the host beside the guest for as long as it
+# runs, so that its vCPUs are preempted for whole host time slices, as on
+# a busy machine (races between overflows, task work and context switches
+# show up that a quiet host hides).
 # Exit status: 0 when the guest powered itself off, 124 on timeout.
 source "$(dirname "$0")/lib.sh"
 
@@ -66,8 +70,18 @@ run|shell)
 esac
 qemu+=(-append "$append")
 
-log "booting $VARIANT $ARCH$([ "$DEBUG" = 1 ] && echo " debug") ($MODE${ICOUNT:+, icount})"
+log "booting $VARIANT $ARCH$([ "$DEBUG" = 1 ] && echo " debug") ($MODE${ICOUNT:+, icount}${LOAD:+, host load $LOAD})"
 rm -f "$O/$MODE-console.log" "$O/$MODE-tap.log"
+hogs=()
+stop_hogs() {
+	[ ${#hogs[@]} = 0 ] || kill "${hogs[@]}" 2>/dev/null || true
+}
+trap stop_hogs EXIT
+for ((i = 0; i < ${LOAD:-0}; i++)); do
+	# same priority as QEMU: the point is to take CPU time from it
+	sh -c 'while :; do :; done' &
+	hogs+=($!)
+done
 start=$(date +%s)
 rc=0
 if [ "$MODE" = shell ]; then
