@@ -77,6 +77,8 @@ static int callchain_buffers_alloc(void)
 	size_t entry_size;
 	int cpu;
 
+	lockdep_assert_held(&callchain_mutex);
+
 	/* room for the ips and for the markers between contexts */
 	entry_size = struct_size_t(struct perf_callchain_entry, ip,
 				   sysctl_perf_event_max_stack +

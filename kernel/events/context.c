@@ -96,6 +96,7 @@ void perf_ctx_update_time(struct perf_event_context *ctx)
 {
 	u64 now;
 
+	lockdep_assert_held(&ctx->lock);
 	if (!ctx->is_active)
 		return;
 	now = perf_clock();
@@ -105,7 +106,8 @@ void perf_ctx_update_time(struct perf_event_context *ctx)
 
 /**
  * perf_event_update_time - fold elapsed context time into an event's times
- * @event: the event; its ctx->lock held
+ * @event: the event; its ctx->lock held, or already out of its context
+ *	(then nothing else changes its times: exec and exit settle them so)
  */
 void perf_event_update_time(struct perf_event *event)
 {
@@ -130,7 +132,7 @@ void perf_event_update_time(struct perf_event *event)
 
 /**
  * perf_event_set_state - change an event's state, settling its times first
- * @event: the event; its ctx->lock held
+ * @event: the event; its ctx->lock held, or already out of its context
  * @state: the new state
  */
 void perf_event_set_state(struct perf_event *event,
@@ -174,6 +176,7 @@ static bool event_filter_match(struct perf_event *event)
 static int event_sched_in(struct perf_event *event,
 			  struct perf_event_context *ctx)
 {
+	lockdep_assert_held(&ctx->lock);
 	if (event->state != PERF_EVENT_STATE_INACTIVE)
 		return 0;
 	if (!event_filter_match(event))
@@ -235,6 +238,7 @@ void perf_group_sched_out(struct perf_event *leader,
 {
 	struct perf_event *sibling;
 
+	lockdep_assert_held(&ctx->lock);
 	perf_pmu_disable(leader->pmu);
 	perf_event_sched_out(leader, ctx);
 	for_each_sibling_event(sibling, leader)
@@ -255,6 +259,7 @@ int perf_group_sched_in(struct perf_event *leader,
 	struct pmu *pmu = leader->pmu;
 	struct perf_event *sibling, *failed = NULL;
 
+	lockdep_assert_held(&ctx->lock);
 	if (leader->state != PERF_EVENT_STATE_INACTIVE)
 		return 0;
 	if (!event_filter_match(leader))
@@ -365,6 +370,7 @@ static void ctx_sched_out(struct perf_event_context *ctx, bool flexible_only)
 {
 	struct perf_event *leader;
 
+	lockdep_assert_held(&ctx->lock);
 	if (!ctx->nr_active)
 		return;
 	list_for_each_entry(leader, &ctx->flexible_groups, group_entry)
@@ -401,6 +407,9 @@ static void perf_sched_in_all(struct perf_cpu_context *cpuctx,
 {
 	struct perf_event_context *cctx = &cpuctx->ctx;
 
+	lockdep_assert_held(&cctx->lock);
+	if (task_ctx)
+		lockdep_assert_held(&task_ctx->lock);
 	if (cctx->is_active)
 		ctx_sched_in(cctx, false);
 	if (task_ctx)
@@ -426,6 +435,7 @@ void perf_ctx_resched(struct perf_event_context *ctx)
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct perf_event_context *task_ctx = cpuctx->task_ctx;
 
+	lockdep_assert_irqs_disabled();
 	if (task_ctx)
 		ctx_sched_out(task_ctx, true);
 	ctx_sched_out(&cpuctx->ctx, true);
@@ -547,6 +557,7 @@ static bool perf_ctx_try_swap(struct perf_event_context *ctx,
 	struct perf_event_context *next_ctx, *parent;
 	bool swapped = false;
 
+	lockdep_assert_irqs_disabled();
 	next_ctx = rcu_dereference_sched(next->perf_event_ctxp);
 	parent = READ_ONCE(ctx->parent_ctx);
 	/* cheap filter without locks; decided again under them */
@@ -589,6 +600,7 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct perf_event_context *ctx = cpuctx->task_ctx;
 
+	lockdep_assert_irqs_disabled();
 	/* CPU-wide events want it even when @prev has no context */
 	perf_event_switch_record(prev, next, false);
 	if (!ctx)
@@ -616,6 +628,7 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct perf_event_context *ctx;
 
+	lockdep_assert_irqs_disabled();
 	/* takes and drops the context locks itself, before we take them */
 	perf_event_switch_record(task, prev, true);
 	ctx = rcu_dereference_sched(task->perf_event_ctxp);

@@ -264,6 +264,7 @@ static void ctx_add_event(struct perf_event *event,
 {
 	struct perf_event *leader = event->group_leader;
 
+	lockdep_assert_held(&ctx->lock);
 	event->tstamp = ctx->time;
 	list_add_tail(&event->event_entry, &ctx->event_list);
 	ctx->nr_events++;
@@ -530,6 +531,7 @@ void perf_event_disable_local(struct perf_event *event)
 	struct perf_event_context *ctx = event->ctx;
 	unsigned long flags;
 
+	lockdep_assert_irqs_disabled();
 	raw_spin_lock_irqsave(&ctx->lock, flags);
 	perf_ctx_update_time(ctx);
 	__perf_disable(event, ctx, NULL);

@@ -308,6 +308,7 @@ bool perf_event_is_throttled(struct perf_event *event)
  */
 void perf_event_unthrottle(struct perf_event *event)
 {
+	lockdep_assert_held(&event->ctx->lock);
 	event->hw.interrupts = 0;
 	perf_event_log_throttle(event, true);
 }
@@ -324,6 +325,7 @@ static void perf_tick_ctx(struct perf_event_context *ctx, bool unthrottle)
 
 	if (!ctx || !ctx->is_active || !(ctx->nr_freq || unthrottle))
 		return;
+	lockdep_assert_held(&ctx->lock);
 
 	list_for_each_entry(event, &ctx->event_list, event_entry) {
 		struct hw_perf_event *hwc = &event->hw;

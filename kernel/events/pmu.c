@@ -150,6 +150,7 @@ static int pmu_dev_alloc(struct pmu *pmu)
 	struct device *dev;
 	int ret;
 
+	lockdep_assert_held(&pmus_lock);
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
 	if (!dev)
 		return -ENOMEM;
