@@ -25,8 +25,9 @@
  * Attachment and mapping: perf_rb_mutex serialises mmap(), munmap(),
  * SET_OUTPUT and detaching at close for all events.  These are rare
  * operations, so one mutex is simpler than ordering per-event mutexes.  It
- * nests inside mm->mmap_lock (mmap and munmap run under it) and inside
- * ctx->mutex (SET_OUTPUT at open); it is never held while taking either.
+ * nests inside mm->mmap_lock (mmap and munmap run under it) and is never
+ * held while taking it; SET_OUTPUT, at open as by ioctl, takes it without
+ * ctx->mutex.
  */
 #include <linux/mm.h>
 #include <linux/poll.h>
