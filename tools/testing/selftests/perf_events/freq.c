@@ -5,10 +5,21 @@
  * time.  Each test samples a busy workload with PERF_SAMPLE_TIME |
  * PERF_SAMPLE_PERIOD and checks, after a settling spell, that:
  *
- * - the samples come at the requested rate, within TOLERANCE_PCT;
  * - the periods moved away from where they started (freq events start
- *   at period 1) and settled: the settled periods stay within a factor
- *   of two of their median.
+ *   at period 1) to the one the frequency calls for: the median settled
+ *   period is within a factor of SLACK of (what the event counted per
+ *   second of its running time in that spell) / sample_freq;
+ * - they settled: 90% of them are within a factor of 2 * SLACK of their
+ *   median;
+ * - the samples came at sample_freq per second of the event's running
+ *   time, within a factor of SLACK.
+ *
+ * The slack is wide because guest time under QEMU TCG does not follow the
+ * guest's progress on a loaded host: a vCPU the host does not run for a
+ * while finds its clocks and ticks advanced in one jump, and the core's
+ * steering (upstream's too) assumes each scheduler tick is TICK_NSEC of
+ * steady counting.  Without the steering the periods stay at 1, and the
+ * rate is the event's own rate: orders of magnitude off.
  *
  * Sources whose period the core steers from the counts it sees: minor
  * page faults (a software event; upstream steers them the same way),
@@ -33,10 +44,9 @@
 
 #define PMU_DIR		"/sys/bus/event_source/devices/test_pmu"
 #define TICKS		0x200ULL	/* test_pmu config:9 */
-#define FREQ		1000
 #define SETTLE_NS	(400 * 1000 * 1000ULL)
 #define RUN_NS		(1500 * 1000 * 1000ULL)
-#define TOLERANCE_PCT	20
+#define SLACK		3
 #define RB_PAGES	256
 #define MAX_SAMPLES	16384
 
@@ -46,7 +56,7 @@ struct sample {
 
 struct freq_run {
 	struct sample s[MAX_SAMPLES];
-	int n, other, lost;
+	int n, other, lost, throttled;
 };
 
 static int read_int(const char *path)
@@ -81,6 +91,13 @@ static int open_freq(int type, __u64 config, int freq)
 	attr.freq = 1;
 	attr.sample_freq = freq;
 	attr.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/*
+	 * Sample times on the clock the kernel's ticks follow: under TCG
+	 * perf's default clock (sched_clock) may run at another rate.
+	 */
+	attr.use_clockid = 1;
+	attr.clockid = CLOCK_MONOTONIC;
 	attr.disabled = 1;
 	attr.exclude_kernel = type == PERF_TYPE_SOFTWARE;
 	attr.wakeup_events = 1000000;
@@ -113,6 +130,8 @@ static void drain(struct perf_event_mmap_page *pg, struct freq_run *r)
 			r->n++;
 		} else if (h.type == PERF_RECORD_LOST) {
 			r->lost++;
+		} else if (h.type == PERF_RECORD_THROTTLE) {
+			r->throttled++;
 		} else {
 			r->other++;
 		}
@@ -159,15 +178,16 @@ static int cmp_u64(const void *a, const void *b)
  * Run @work for RUN_NS with @fd enabled, collecting its samples, then
  * check the rate and the periods of those after the settling spell.
  */
-static void check_freq(struct __test_metadata *_metadata, int fd,
+static void check_freq(struct __test_metadata *_metadata, int fd, int freq,
 		       void (*work)(void))
 {
 	size_t len = (RB_PAGES + 1) * sysconf(_SC_PAGESIZE);
 	struct perf_event_mmap_page *pg;
-	uint64_t t0, from, first_period, *periods;
+	uint64_t t0, from = 0, first_period, *periods;
+	uint64_t v0[2] = { 0 }, v1[2] = { 0 };
+	double rate, want_period, median;
 	struct freq_run *r;
 	int i, k, n, moved = 0;
-	double rate;
 
 	r = calloc(1, sizeof(*r));
 	ASSERT_NE(NULL, r);
@@ -178,26 +198,37 @@ static void check_freq(struct __test_metadata *_metadata, int fd,
 	while (now_ns() - t0 < RUN_NS) {
 		work();
 		drain(pg, r);
+		/* the settling spell is over: what has it counted so far */
+		if (!from && now_ns() - t0 >= SETTLE_NS) {
+			ASSERT_EQ(sizeof(v0), read(fd, v0, sizeof(v0)));
+			from = now_ns();
+		}
 	}
+	ASSERT_EQ(sizeof(v1), read(fd, v1, sizeof(v1)));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	drain(pg, r);
 	EXPECT_EQ(0, r->lost);
 	ASSERT_LT(10, r->n)
 		TH_LOG("only %d samples in %llu ms", r->n,
 		       (unsigned long long)(RUN_NS / 1000000));
+	ASSERT_LT(v0[1], v1[1]);
 
-	/* the settled samples: those after the first SETTLE_NS of the run */
-	from = r->s[0].time + SETTLE_NS;
+	/* the settled samples: those taken after the settling spell */
 	for (k = 0; k < r->n && r->s[k].time < from; k++)
 		;
 	n = r->n - k;
 	ASSERT_LT(10, n);
-	rate = (n - 1) * 1e9 / (r->s[r->n - 1].time - r->s[k].time);
-	TH_LOG("%d samples, %d settled at %.0f/s (want %d), periods %llu first, %llu last",
-	       r->n, n, rate, FREQ, (unsigned long long)r->s[0].period,
-	       (unsigned long long)r->s[r->n - 1].period);
-	EXPECT_LE(rate, FREQ * (100 + TOLERANCE_PCT) / 100.0);
-	EXPECT_GE(rate, FREQ * (100 - TOLERANCE_PCT) / 100.0);
+	/* per second of the event's running time */
+	rate = n * 1e9 / (v1[1] - v0[1]);
+	want_period = (double)(v1[0] - v0[0]) / (v1[1] - v0[1]) * 1e9 / freq;
+	TH_LOG("%d samples, %d settled: %.0f/s (want %d), periods %llu first, %llu last, want %.0f",
+	       r->n, n, rate, freq, (unsigned long long)r->s[0].period,
+	       (unsigned long long)r->s[r->n - 1].period, want_period);
+	if (r->throttled)
+		TH_LOG("%d throttle records, max_sample_rate %d", r->throttled,
+		       read_int("/proc/sys/kernel/perf_event_max_sample_rate"));
+	EXPECT_LE(rate, freq * SLACK);
+	EXPECT_GE(rate * SLACK, freq);
 
 	/* the period was steered: it moved from where it started */
 	first_period = r->s[0].period;
@@ -211,12 +242,16 @@ static void check_freq(struct __test_metadata *_metadata, int fd,
 	for (i = 0; i < n; i++)
 		periods[i] = r->s[k + i].period;
 	qsort(periods, n, sizeof(*periods), cmp_u64);
-	EXPECT_LE(periods[n / 2], 2 * periods[n / 20]);
-	EXPECT_LE(periods[n - 1 - n / 20], 2 * periods[n / 2])
-		TH_LOG("periods: 5%% %llu, median %llu, 95%% %llu",
-		       (unsigned long long)periods[n / 20],
-		       (unsigned long long)periods[n / 2],
-		       (unsigned long long)periods[n - 1 - n / 20]);
+	median = periods[n / 2];
+	TH_LOG("periods: 5%% %llu, median %.0f, 95%% %llu",
+	       (unsigned long long)periods[n / 20], median,
+	       (unsigned long long)periods[n - 1 - n / 20]);
+	/* steered to the period the frequency calls for */
+	EXPECT_LE(median, want_period * SLACK);
+	EXPECT_GE(median * SLACK, want_period);
+	/* and settled there */
+	EXPECT_LE(median, 2 * SLACK * periods[n / 20]);
+	EXPECT_LE(periods[n - 1 - n / 20], 2 * SLACK * median);
 	free(periods);
 	munmap(pg, len);
 	free(r);
@@ -225,10 +260,10 @@ static void check_freq(struct __test_metadata *_metadata, int fd,
 TEST(page_faults_converge_to_freq)
 {
 	int fd = open_freq(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN,
-			   FREQ);
+			   1000);
 
 	ASSERT_LE(0, fd);
-	check_freq(_metadata, fd, fault_some);
+	check_freq(_metadata, fd, 1000, fault_some);
 	close(fd);
 }
 
@@ -239,10 +274,13 @@ TEST(test_pmu_ticks_converge_to_freq)
 
 	if (type < 0)
 		SKIP(return, "no test_pmu (CONFIG_PERF_TEST_PMU)");
-	/* rate 5: 5 counts per ns, so the period settles near 5e6 */
-	fd = open_freq(type, TICKS | 5, FREQ);
+	/*
+	 * Rate 5: 5 counts per ns, so the period settles near 2e7, about
+	 * 8 ticks: a late timer's burst of ticks loses few samples.
+	 */
+	fd = open_freq(type, TICKS | 5, 250);
 	ASSERT_LE(0, fd);
-	check_freq(_metadata, fd, spin_some);
+	check_freq(_metadata, fd, 250, spin_some);
 	close(fd);
 }
 
