@@ -12,7 +12,10 @@
  * - they settled: 90% of them are within a factor of 2 * SLACK of their
  *   median;
  * - the samples came at sample_freq per second of the event's running
- *   time, within a factor of SLACK.
+ *   time, within a factor of SLACK (page faults only: the test PMU
+ *   interrupts once per timer expiry, so when a stalled vCPU finds
+ *   several expiries due at once the periods they cover give one
+ *   sample, and the rate says more about the host than the steering).
  *
  * The slack is wide because guest time under QEMU TCG does not follow the
  * guest's progress on a loaded host: a vCPU the host does not run for a
@@ -46,7 +49,7 @@
 #define TICKS		0x200ULL	/* test_pmu config:9 */
 #define SETTLE_NS	(400 * 1000 * 1000ULL)
 #define RUN_NS		(1500 * 1000 * 1000ULL)
-#define SLACK		3
+#define SLACK		4
 #define RB_PAGES	256
 #define MAX_SAMPLES	16384
 
@@ -179,7 +182,7 @@ static int cmp_u64(const void *a, const void *b)
  * check the rate and the periods of those after the settling spell.
  */
 static void check_freq(struct __test_metadata *_metadata, int fd, int freq,
-		       void (*work)(void))
+		       int check_rate, void (*work)(void))
 {
 	size_t len = (RB_PAGES + 1) * sysconf(_SC_PAGESIZE);
 	struct perf_event_mmap_page *pg;
@@ -227,8 +230,10 @@ static void check_freq(struct __test_metadata *_metadata, int fd, int freq,
 	if (r->throttled)
 		TH_LOG("%d throttle records, max_sample_rate %d", r->throttled,
 		       read_int("/proc/sys/kernel/perf_event_max_sample_rate"));
-	EXPECT_LE(rate, freq * SLACK);
-	EXPECT_GE(rate * SLACK, freq);
+	if (check_rate) {
+		EXPECT_LE(rate, freq * SLACK);
+		EXPECT_GE(rate * SLACK, freq);
+	}
 
 	/* the period was steered: it moved from where it started */
 	first_period = r->s[0].period;
@@ -263,7 +268,7 @@ TEST(page_faults_converge_to_freq)
 			   1000);
 
 	ASSERT_LE(0, fd);
-	check_freq(_metadata, fd, 1000, fault_some);
+	check_freq(_metadata, fd, 1000, 1, fault_some);
 	close(fd);
 }
 
@@ -280,7 +285,7 @@ TEST(test_pmu_ticks_converge_to_freq)
 	 */
 	fd = open_freq(type, TICKS | 5, 250);
 	ASSERT_LE(0, fd);
-	check_freq(_metadata, fd, 250, spin_some);
+	check_freq(_metadata, fd, 250, 0, spin_some);
 	close(fd);
 }
 
