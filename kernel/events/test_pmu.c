@@ -25,10 +25,13 @@
  * CPU.  It brings the counts up to date and, for every counter that has
  * crossed its period since the last tick, calls perf_event_overflow() once
  * (a real counter also interrupts once per overflow however late the
- * interrupt comes) and stops the counter when told to.  What the counter
- * counted beyond the period counts towards the next one, unless a whole
- * period went by.  The period is counted again from the tick that saw it
- * change (ioctl PERIOD), as upstream's PERIOD restarts it.
+ * interrupt comes) and stops the counter when told to.  The next period
+ * starts whole (so that after ioctl REFRESH a whole period goes by before
+ * the next overflow), except in frequency mode, where what the counter
+ * counted past the period counts towards the next one unless a whole
+ * period went by: the rate then follows the period the core steers.  The
+ * period is counted again from the tick that saw it change (ioctl
+ * PERIOD), as upstream's PERIOD restarts it.
  *
  * Frequency mode: the core steers hw.sample_period (perf_adjust_period()),
  * and may zero hw.period_left and restart the counter with PERF_EF_RELOAD;
@@ -289,11 +292,8 @@ static void test_pmu_tick_event(struct perf_event *event, struct pt_regs *regs)
 	perf_sample_data_init(&data, 0, hwc->last_period);
 	hwc->last_period = hwc->sample_period;
 	hwc->armed_period = hwc->sample_period;
-	/*
-	 * One interrupt, however many periods went by: what went past this
-	 * period counts towards the next, unless that too is used up.
-	 */
-	left += hwc->sample_period;
+	/* one interrupt, however many periods went by */
+	left = event->attr.freq ? left + hwc->sample_period : 0;
 	local64_set(&hwc->period_left,
 		    left > 0 ? left : (s64)hwc->sample_period);
 	if (perf_event_overflow(event, &data, regs))
