@@ -9,12 +9,15 @@ BUILD_DIR/MODE-console.log (the kernel console: KUnit's KTAP and any kernel
 splat) and BUILD_DIR/abi-tap.log (host-side ABI check, when present), writes
 BUILD_DIR/results.tsv (id, result, detail) and prints a summary.
 
-Results: pass, fail, skip, xfail (a failure rig/xfail.list expects: a
-feature not built yet, named there by F-id), xpass (an expected failure
-that passed: take it off the list). Two synthetic tests judge the run as a
-whole: guest/completed (the guest reached the end of its test list) and
-guest/clean-log (no Oops, BUG, WARNING, KASAN, lockdep or kmemleak report).
-Exit status: 0 when nothing failed.
+Results: pass, fail, skip (a skip rig/xfail.list expects: a feature the
+kernel or the machine lacks, named there), xfail (a failure rig/xfail.list
+expects: a feature not built yet, named there by F-id), xpass (an expected
+failure or skip that passed: take it off the list). A skip that no line of
+rig/xfail.list names is a failure, and so is an xpass: a test that skips
+where nothing is missing proves nothing. Two synthetic tests judge the run
+as a whole: guest/completed (the guest reached the end of its test list)
+and guest/clean-log (no Oops, BUG, WARNING, KASAN, lockdep or kmemleak
+report). Exit status: 0 when nothing failed.
 """
 import fnmatch
 import os
@@ -164,8 +167,11 @@ def main():
                 if res == 'fail':
                     res, detail = 'xfail', why
                 elif res == 'pass':
-                    res, detail = 'xpass', f'expected to fail ({why}): update rig/xfail.list'
+                    res, detail = 'xpass', f'expected to fail or skip ({why}): update rig/xfail.list'
                 break
+        else:
+            if res == 'skip':
+                res, detail = 'fail', f'unexpected SKIP ({detail}): not in rig/xfail.list'
         final.append((rid, res, detail))
 
     with open(os.path.join(out, 'results.tsv'), 'w') as f:
@@ -181,12 +187,12 @@ def main():
         print('  kernel log problems (first 10):')
         for ln in splats[:10]:
             print(f'    {ln}')
-    passed = count['pass'] + count['xpass']
+    failed = count['fail'] + count['xpass']
     skipped = count['skip'] + count['xfail']
-    print(f'{variant} {arch}: {passed} passed, {count["fail"]} failed, '
+    print(f'{variant} {arch}: {count["pass"]} passed, {failed} failed, '
           f'{skipped} skipped ({count["xfail"]} of them expected failures, '
-          f'see rig/xfail.list)')
-    return 1 if count['fail'] else 0
+          f'{count["xpass"]} unexpected passes; see rig/xfail.list)')
+    return 1 if failed else 0
 
 
 if __name__ == '__main__':

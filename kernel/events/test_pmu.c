@@ -8,18 +8,35 @@
  * most TEST_PMU_MAX).  A counter counts the nanoseconds of context time it
  * is on times the event's rate (config:0-7, 0 meaning 1).  The core
  * measures time_running in the same context time, so a count is exactly
- * rate * time_running: scaled counts of multiplexed events can be checked
- * for bias to the nanosecond.  config:8 ("first") ties an event to counter 0, a
- * constraint like those of real PMUs.
+ * rate * time_running: the core's bookkeeping of which event is on can be
+ * checked to the nanosecond.  config:8 ("first") ties an event to counter
+ * 0, a constraint like those of real PMUs.
+ *
+ * config:9 ("tick") counts something the core does not measure instead:
+ * the ticks of the PMU's own per-CPU hrtimer (below) that fire while the
+ * counter is on, each worth TEST_PMU_TICK_NS * rate.  Missed expiries
+ * (a late timer) are counted too, so the count follows the monotonic
+ * clock to within a tick per start/stop.  Scaling such a count by
+ * time_enabled / time_running is a real estimate, as on hardware: a wrong
+ * time_running shows up as a wrong estimate.
  *
  * Sampling: a per-CPU hrtimer, in hard IRQ context like a PMU interrupt,
  * runs every TEST_PMU_TICK_NS while a sampling event is on a counter of its
  * CPU.  It brings the counts up to date and, for every counter that has
  * crossed its period since the last tick, calls perf_event_overflow() once
  * (a real counter also interrupts once per overflow however late the
- * interrupt comes) and stops the counter when told to.  The period is
- * counted again from the tick that saw it change (ioctl PERIOD), as
- * upstream's PERIOD restarts it.
+ * interrupt comes) and stops the counter when told to.  The next period
+ * starts whole (so that after ioctl REFRESH a whole period goes by before
+ * the next overflow), except in frequency mode, where what the counter
+ * counted past the period counts towards the next one unless a whole
+ * period went by: the rate then follows the period the core steers.  The
+ * period is counted again from the tick that saw it change (ioctl
+ * PERIOD), as upstream's PERIOD restarts it.
+ *
+ * Frequency mode: the core steers hw.sample_period (perf_adjust_period()),
+ * and may zero hw.period_left and restart the counter with PERF_EF_RELOAD;
+ * as a real driver does, start then arms a new period when nothing is left
+ * of the old one, and otherwise lets the current period run out first.
  *
  * test_pmu.exclusive=1 (also writable in /sys/module/test_pmu/parameters
  * while the PMU has no events) makes it PERF_PMU_CAP_EXCLUSIVE.
@@ -40,13 +57,19 @@
 #define TEST_PMU_MAX		16
 #define TEST_PMU_RATE(cfg)	((cfg) & 0xff)
 #define TEST_PMU_FIRST(cfg)	(((cfg) >> 8) & 1)
+#define TEST_PMU_TICKS(cfg)	(((cfg) >> 9) & 1)
+#define TEST_PMU_CONFIG_MASK	0x3ffULL
 
 static unsigned int counters = 4;
 module_param(counters, uint, 0444);
 MODULE_PARM_DESC(counters, "counters per CPU (1..16)");
 
-/* period of the overflow tick while a sampling event is on a counter */
-#define TEST_PMU_TICK_NS	(NSEC_PER_MSEC / 2)
+/*
+ * Period of the PMU's hrtimer while a sampling or "tick" event is on a
+ * counter: not a divisor of the core's rotation interval, so that ticks
+ * and rotations do not fall into step.
+ */
+#define TEST_PMU_TICK_NS	(487 * NSEC_PER_USEC)
 
 /* the period a counter was armed with: hw.config_base is unused here */
 #define armed_period		config_base
@@ -55,6 +78,7 @@ struct test_pmu_cpu {
 	unsigned long		used;		/* counters in use */
 	struct perf_event	*events[TEST_PMU_MAX];
 	struct hrtimer		tick;
+	u64			ticks;		/* expiries of tick so far */
 	bool			ticking;
 	int			cpu;
 };
@@ -105,10 +129,36 @@ static u64 rate_of(struct perf_event *event)
 	return TEST_PMU_RATE(event->attr.config) ?: 1;
 }
 
+static bool counts_ticks(struct perf_event *event)
+{
+	return TEST_PMU_TICKS(event->attr.config);
+}
+
+/* the events that need the hrtimer while they are on a counter */
+static bool needs_tick(struct perf_event *event)
+{
+	return is_sampling_event(event) || counts_ticks(event);
+}
+
+/* the counter's raw value now: context time, or this CPU's ticks */
+static u64 test_pmu_raw(struct perf_event *event)
+{
+	if (counts_ticks(event))
+		return this_cpu_read(test_pmu_cpus.ticks);
+	return event->ctx->time;
+}
+
+static u64 raw_to_count(struct perf_event *event, u64 raw_delta)
+{
+	if (counts_ticks(event))
+		raw_delta *= TEST_PMU_TICK_NS;
+	return raw_delta * rate_of(event);
+}
+
 /* the core brings ctx->time up to date before calling into a PMU */
 static void test_pmu_update(struct perf_event *event)
 {
-	u64 now = event->ctx->time;
+	u64 now = test_pmu_raw(event);
 	u64 prev = local64_read(&event->hw.prev_count);
 	u64 delta;
 
@@ -120,7 +170,7 @@ static void test_pmu_update(struct perf_event *event)
 	if ((s64)(now - prev) <= 0)
 		return;
 	local64_set(&event->hw.prev_count, now);
-	delta = (now - prev) * rate_of(event);
+	delta = raw_to_count(event, now - prev);
 
 	local64_add(delta, &event->count);
 	/* the tick reports the overflow if this used the period up */
@@ -130,10 +180,16 @@ static void test_pmu_update(struct perf_event *event)
 
 /*
  * Arm the period: count it from now if it was never armed, has run out, or
- * was changed by ioctl PERIOD since it was armed.
+ * was changed by ioctl PERIOD since it was armed.  In frequency mode the
+ * core changes the period all the time: a new one applies from the next
+ * period on, or now if the core zeroed what was left (PERF_EF_RELOAD).
  */
-static void test_pmu_arm_period(struct hw_perf_event *hwc)
+static void test_pmu_arm_period(struct perf_event *event)
 {
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (event->attr.freq)
+		hwc->armed_period = hwc->sample_period;
 	if (hwc->armed_period != hwc->sample_period ||
 	    local64_read(&hwc->period_left) <= 0) {
 		hwc->armed_period = hwc->sample_period;
@@ -144,9 +200,9 @@ static void test_pmu_arm_period(struct hw_perf_event *hwc)
 
 static void test_pmu_start(struct perf_event *event, int flags)
 {
-	local64_set(&event->hw.prev_count, event->ctx->time);
+	local64_set(&event->hw.prev_count, test_pmu_raw(event));
 	if (is_sampling_event(event))
-		test_pmu_arm_period(&event->hw);
+		test_pmu_arm_period(event);
 	event->hw.state = 0;
 }
 
@@ -175,7 +231,7 @@ static int test_pmu_add(struct perf_event *event, int flags)
 	event->hw.state = PERF_HES_STOPPED;
 	if (flags & PERF_EF_START)
 		test_pmu_start(event, flags);
-	if (is_sampling_event(event) && !tc->ticking) {
+	if (needs_tick(event) && !tc->ticking) {
 		tc->ticking = true;
 		hrtimer_start(&tc->tick, ns_to_ktime(TEST_PMU_TICK_NS),
 			      HRTIMER_MODE_REL_PINNED_HARD);
@@ -183,7 +239,7 @@ static int test_pmu_add(struct perf_event *event, int flags)
 	return 0;
 }
 
-/* the tick stops by itself once no sampling event is left */
+/* the tick stops by itself once no event needs it */
 static void test_pmu_del(struct perf_event *event, int flags)
 {
 	struct test_pmu_cpu *tc = this_cpu_ptr(&test_pmu_cpus);
@@ -208,26 +264,38 @@ static void test_pmu_tick_event(struct perf_event *event, struct pt_regs *regs)
 	struct perf_sample_data data;
 	u64 now, prev, delta;
 
+	s64 left;
+
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
-	now = ctx->time;
-	if (ctx->is_active)
-		now += perf_clock() - ctx->timestamp;
+	if (counts_ticks(event)) {
+		now = this_cpu_read(test_pmu_cpus.ticks);
+	} else {
+		now = ctx->time;
+		if (ctx->is_active)
+			now += perf_clock() - ctx->timestamp;
+	}
 	prev = local64_xchg(&hwc->prev_count, now);
-	delta = (now - prev) * rate_of(event);
+	delta = raw_to_count(event, now - prev);
 	local64_add(delta, &event->count);
+	if (!is_sampling_event(event))
+		return;
 
-	if (hwc->armed_period != hwc->sample_period) {
+	if (!event->attr.freq && hwc->armed_period != hwc->sample_period) {
 		/* ioctl PERIOD: the new period counts from here */
-		test_pmu_arm_period(hwc);
+		test_pmu_arm_period(event);
 		return;
 	}
-	if (local64_sub_return(delta, &hwc->period_left) > 0)
+	left = local64_sub_return(delta, &hwc->period_left);
+	if (left > 0)
 		return;
 	perf_sample_data_init(&data, 0, hwc->last_period);
 	hwc->last_period = hwc->sample_period;
-	/* one interrupt, however many periods went by: start a new one */
-	local64_set(&hwc->period_left, hwc->sample_period);
+	hwc->armed_period = hwc->sample_period;
+	/* one interrupt, however many periods went by */
+	left = event->attr.freq ? left + hwc->sample_period : 0;
+	local64_set(&hwc->period_left,
+		    left > 0 ? left : (s64)hwc->sample_period);
 	if (perf_event_overflow(event, &data, regs))
 		test_pmu_stop(event, 0);
 }
@@ -237,28 +305,31 @@ static enum hrtimer_restart test_pmu_tick(struct hrtimer *timer)
 	struct test_pmu_cpu *tc = container_of(timer, struct test_pmu_cpu,
 					       tick);
 	struct pt_regs *regs = get_irq_regs();
-	bool sampling = false;
+	bool needed = false;
 	unsigned int i;
+	u64 n;
 
 	/* a CPU going down hands its timers over: nothing is on it then */
 	if (tc->cpu != smp_processor_id()) {
 		tc->ticking = false;
 		return HRTIMER_NORESTART;
 	}
+	/* this expiry and any the timer was too late for */
+	n = hrtimer_forward_now(timer, ns_to_ktime(TEST_PMU_TICK_NS));
+	tc->ticks += n ? n : 1;
 	for (i = 0; i < TEST_PMU_MAX; i++) {
 		struct perf_event *event = tc->events[i];
 
-		if (!event || !is_sampling_event(event))
+		if (!event || !needs_tick(event))
 			continue;
-		sampling = true;
-		if (regs)
+		needed = true;
+		if (regs || !is_sampling_event(event))
 			test_pmu_tick_event(event, regs);
 	}
-	if (!sampling) {
+	if (!needed) {
 		tc->ticking = false;
 		return HRTIMER_NORESTART;
 	}
-	hrtimer_forward_now(timer, ns_to_ktime(TEST_PMU_TICK_NS));
 	return HRTIMER_RESTART;
 }
 
@@ -305,12 +376,9 @@ static int test_pmu_event_init(struct perf_event *event)
 
 	if (event->attr.type != test_pmu.type)
 		return -ENOENT;
-	if (event->attr.config & ~0x1ffULL)
+	if (event->attr.config & ~TEST_PMU_CONFIG_MASK)
 		return -EINVAL;
 	if (has_branch_stack(event))
-		return -EOPNOTSUPP;
-	/* frequency mode would need period adjustment from the tick */
-	if (event->attr.freq)
 		return -EOPNOTSUPP;
 	event->hw.idx = -1;
 	event->hw.armed_period = 0;
@@ -326,10 +394,12 @@ static int test_pmu_event_init(struct perf_event *event)
 
 PMU_FORMAT_ATTR(rate, "config:0-7");
 PMU_FORMAT_ATTR(first, "config:8");
+PMU_FORMAT_ATTR(tick, "config:9");
 
 static struct attribute *test_pmu_format_attrs[] = {
 	&format_attr_rate.attr,
 	&format_attr_first.attr,
+	&format_attr_tick.attr,
 	NULL,
 };
 

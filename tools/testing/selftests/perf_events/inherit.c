@@ -3,7 +3,8 @@
  * attr.inherit: events follow a task into the children it forks, and the
  * children's counts are added to the parent's event, while they run (on
  * read) and when they exit (visible right after wait()).  Also: an event on
- * a task that exits reports POLLHUP.
+ * a task that exits reports POLLHUP once every task that inherited it has
+ * exited too.
  *
  * Counts use minor page faults on fresh anonymous pages, which every
  * kernel counts exactly once per first touch.  Only lower bounds are
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -179,35 +181,73 @@ TEST(disabled_parent_children_do_not_count)
 	close(fd);
 }
 
+/*
+ * POLLHUP means the event will count no more: its task exited and so did
+ * every task that inherited it.  The event has a ring buffer (inherited
+ * events have one only when bound to a CPU), since without one poll()
+ * says POLLHUP in every state.  The monitored child forks a grandchild
+ * that outlives it; this process is their subreaper, so that it can
+ * reap the grandchild too.
+ */
 TEST(exited_target_pollhup)
 {
+	size_t len = 2 * sysconf(_SC_PAGESIZE);
+	struct perf_event_attr attr;
+	int go[2], go2[2], gpid[2], fd;
 	struct pollfd pfd;
-	int go[2], fd;
-	pid_t pid;
+	pid_t pid, grand;
+	void *buf;
 	char c;
 
+	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0));
 	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(go2));
+	ASSERT_EQ(0, pipe(gpid));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		if (read(go[0], &c, 1) != 1)
 			_exit(1);
+		grand = fork();
+		if (grand == 0) {
+			if (read(go2[0], &c, 1) != 1)
+				_exit(1);
+			_exit(0);
+		}
+		if (write(gpid[1], &grand, sizeof(grand)) != sizeof(grand))
+			_exit(1);
 		_exit(0);
 	}
-	fd = open_faults(pid, 0);
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_PAGE_FAULTS_MIN;
+	attr.inherit = 1;
+	attr.exclude_kernel = 1;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = syscall(__NR_perf_event_open, &attr, pid, 0, -1, 0);
 	ASSERT_LE(0, fd);
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, buf);
 	pfd.fd = fd;
 	pfd.events = POLLIN;
-	/*
-	 * Without a ring buffer an event always polls as POLLHUP (upstream
-	 * too), so only the state after the exit is checked here.
-	 */
+	/* the child lives: no POLLHUP */
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+
 	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(sizeof(grand), read(gpid[0], &grand, sizeof(grand)));
 	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
-	ASSERT_EQ(1, poll(&pfd, 1, 1000));
+	/* the child is gone, its inherited copy in the grandchild is not */
+	EXPECT_EQ(0, poll(&pfd, 1, 100));
+
+	ASSERT_EQ(1, write(go2[1], "g", 1));
+	ASSERT_EQ(grand, waitpid(grand, NULL, 0));
+	ASSERT_EQ(1, poll(&pfd, 1, 5000));
 	EXPECT_TRUE(pfd.revents & POLLHUP);
 	/* the final value stays readable */
 	EXPECT_NE(UINT64_MAX, read_count(fd));
+	munmap(buf, len);
 	close(fd);
 }
 

@@ -104,13 +104,14 @@ static pid_t waiting_child(int fds[2])
 }
 
 /*
- * The monitored task exits: its event becomes hung up, with or without
- * a buffer, and poll() reports POLLHUP (a blocked poll is woken).
+ * The monitored task exits: its events become hung up and poll() reports
+ * POLLHUP (a blocked poll is woken).  Both have buffers: an event without
+ * one polls as POLLHUP even while its task lives.
  */
 TEST(poll_pollhup_on_exit)
 {
 	struct pollfd p[2];
-	struct rb_map rb;
+	struct rb_map rb, rb2;
 	int fds[2], a, b;
 	pid_t child;
 
@@ -121,17 +122,19 @@ TEST(poll_pollhup_on_exit)
 	b = open_waking(child);
 	ASSERT_GE(b, 0);
 	ASSERT_EQ(0, rb_mmap(&rb, a, 1, PROT_READ | PROT_WRITE));
+	ASSERT_EQ(0, rb_mmap(&rb2, b, 1, PROT_READ | PROT_WRITE));
 	p[0].fd = a;
 	p[0].events = POLLIN;
 	p[1].fd = b;
 	p[1].events = POLLIN;
-	/* the task is alive and nothing was written: a is quiet */
-	EXPECT_EQ(0, poll(p, 1, 0));
+	/* the task is alive and nothing was written: both are quiet */
+	EXPECT_EQ(0, poll(p, 2, 0));
 	close(fds[1]);
 	ASSERT_EQ(child, waitpid(child, NULL, 0));
 	ASSERT_EQ(2, poll(p, 2, 5000));
 	EXPECT_TRUE(p[0].revents & POLLHUP);
 	EXPECT_TRUE(p[1].revents & POLLHUP);
+	rb_unmap(&rb2);
 	rb_unmap(&rb);
 	close(a);
 	close(b);
