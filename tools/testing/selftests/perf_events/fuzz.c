@@ -31,6 +31,9 @@
  * derived from it (thread timing still varies from run to run).  The run
  * lasts PERF_FUZZ_SECONDS (default DEFAULT_SECONDS) and ends with counts
  * of the syscalls made and of the opens by result, as TAP comments.
+ * One attr in BAD_PERCENT gets garbage; the others are meant to be valid.
+ * PERF_FUZZ_LOG_OPENS=1 prints every failed open (with make fuzz:
+ * KPERF_APPEND=PERF_FUZZ_LOG_OPENS=1), to see what the kernel refuses.
  *
  * Bounds, so that only the kernel can hang the guest: at most NR_SLOTS
  * events per process, MAX_CHILDREN live children, MAX_THREADS short-lived
@@ -77,11 +80,17 @@
 #define CHILD_FLAG		"--child"
 #define LINE_ROOM		64	/* what one more counter needs in a line */
 
-/* what an execute breakpoint covers: an instruction on arm64, a long on x86 */
+/*
+ * What an execute breakpoint covers: an instruction on arm64, a long on
+ * x86. The registers a sample may hold: x0-x30, sp, pc on arm64; on x86_64
+ * all but ds, es, fs and gs (bits 12-15), the XMM ones left out.
+ */
 #if defined(__aarch64__)
 #define BP_X_LEN		HW_BREAKPOINT_LEN_4
+#define REGS_MASK		((1ULL << 33) - 1)
 #else
 #define BP_X_LEN		sizeof(long)
+#define REGS_MASK		0xff0fffULL
 #endif
 
 enum op {
@@ -156,6 +165,7 @@ struct ctx {
 	uint64_t rng;
 	struct timespec end;
 	bool may_spawn;		/* fork, exec and threads: workers only */
+	bool bad;		/* the attr being built gets some garbage */
 };
 
 static struct stats *st;
@@ -223,6 +233,17 @@ static unsigned int rnd(struct ctx *c, unsigned int n)
 static bool chance(struct ctx *c, unsigned int percent)
 {
 	return rnd(c, 100) < percent;
+}
+
+/*
+ * Garbage goes into one attr in BAD_PERCENT; the others are meant to be
+ * valid, so that most opens succeed and the operations have events to act on.
+ */
+#define BAD_PERCENT	15
+
+static bool garbage(struct ctx *c, unsigned int percent)
+{
+	return c->bad && chance(c, percent);
 }
 
 static void count(unsigned long *counter)
@@ -366,7 +387,7 @@ static uint64_t gen_period(struct ctx *c, int kind, uint64_t config)
 	static const uint64_t small[] = { 1, 2, 3, 10, 100, 1000, 10000, 1000000 };
 	static const uint64_t ns[] = { 10000, 100000, 1000000, 10000000 };
 
-	if (chance(c, 3))
+	if (garbage(c, 10))
 		return rnd64(c);
 	if (kind == K_SW && (config == PERF_COUNT_SW_CPU_CLOCK ||
 			     config == PERF_COUNT_SW_TASK_CLOCK))
@@ -378,7 +399,7 @@ static uint64_t gen_freq(struct ctx *c)
 {
 	static const uint64_t freq[] = { 1, 10, 100, 1000, 4000, 10000, 50000, 100000 };
 
-	if (chance(c, 5))
+	if (garbage(c, 10))
 		return rnd(c, 400000);
 	return freq[rnd(c, 8)];
 }
@@ -393,11 +414,11 @@ static uint64_t gen_sample_type(struct ctx *c)
 		PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT |
 		PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_DATA_PAGE_SIZE |
 		PERF_SAMPLE_CODE_PAGE_SIZE;
-	unsigned int r = rnd(c, 100);
 
-	if (r < 8)
+	if (garbage(c, 20))
 		return rnd64(c);
-	if (r < 40)
+	/* every bit, also those the event's PMU or the other fields refuse */
+	if (garbage(c, 50))
 		return rnd64(c) & (PERF_SAMPLE_MAX - 1);
 	return rnd64(c) & rnd64(c) & common;
 }
@@ -407,11 +428,11 @@ static void gen_type_config(struct ctx *c, struct perf_event_attr *a, int kind)
 	switch (kind) {
 	case K_SW:
 		a->type = PERF_TYPE_SOFTWARE;
-		a->config = chance(c, 3) ? rnd64(c) : rnd(c, PERF_COUNT_SW_MAX);
+		a->config = garbage(c, 10) ? rnd64(c) : rnd(c, PERF_COUNT_SW_MAX);
 		break;
 	case K_TP:
 		a->type = PERF_TYPE_TRACEPOINT;
-		a->config = nr_tp_ids && !chance(c, 5) ?
+		a->config = nr_tp_ids && !garbage(c, 20) ?
 			    (uint64_t)tp_ids[rnd(c, nr_tp_ids)] : rnd64(c);
 		break;
 	case K_BP:
@@ -437,50 +458,50 @@ static void gen_type_config(struct ctx *c, struct perf_event_attr *a, int kind)
 			a->bp_addr = (uintptr_t)&bp_vars[rnd(c, 4)];
 			a->bp_len = 1 << rnd(c, 4);
 		}
-		if (chance(c, 5))
+		if (garbage(c, 20))
 			a->bp_addr += rnd(c, 8);
-		if (chance(c, 3))
+		if (garbage(c, 15))
 			a->bp_len = rnd(c, 16);
-		if (chance(c, 3))
+		if (garbage(c, 15))
 			a->bp_type = rnd(c, 16);
-		if (chance(c, 2))
+		if (garbage(c, 10))
 			a->bp_addr = 0;
 		break;
 	case K_KPROBE:
 		a->type = kprobe_type;
 		a->config = chance(c, 30);	/* format/retprobe: config:0 */
 		a->config1 = (uintptr_t)kprobe_syms[rnd(c, ARRAY_SIZE(kprobe_syms))];
-		if (chance(c, 5))
+		if (garbage(c, 20))
 			a->config2 = rnd(c, 8);
-		if (chance(c, 3))
+		if (garbage(c, 10))
 			a->config1 = 0;
 		break;
 	case K_TEST_PMU:
 		a->type = test_pmu_type;
 		a->config = rnd(c, 256) | (chance(c, 20) ? 0x100 : 0);
-		if (chance(c, 5))
+		if (garbage(c, 20))
 			a->config = rnd64(c);
 		break;
 	case K_HW:
 		a->type = PERF_TYPE_HARDWARE;
-		a->config = chance(c, 5) ? rnd64(c) : rnd(c, PERF_COUNT_HW_MAX);
+		a->config = garbage(c, 20) ? rnd64(c) : rnd(c, PERF_COUNT_HW_MAX);
 		break;
 	case K_CACHE:
 		a->type = PERF_TYPE_HW_CACHE;
 		a->config = rnd(c, PERF_COUNT_HW_CACHE_MAX) |
 			    rnd(c, PERF_COUNT_HW_CACHE_OP_MAX) << 8 |
 			    rnd(c, PERF_COUNT_HW_CACHE_RESULT_MAX) << 16;
-		if (chance(c, 10))
+		if (garbage(c, 20))
 			a->config = rnd64(c);
 		break;
 	case K_RAW:
 		a->type = PERF_TYPE_RAW;
-		a->config = chance(c, 50) ? rnd(c, 0x100) : rnd64(c);
+		a->config = garbage(c, 50) ? rnd64(c) : rnd(c, 0x100);
 		break;
 	default:
-		a->type = nr_pmu_types && chance(c, 80) ?
+		a->type = nr_pmu_types && !garbage(c, 50) ?
 			  pmu_types[rnd(c, nr_pmu_types)] : (uint32_t)rnd64(c);
-		a->config = chance(c, 50) ? rnd(c, 16) : rnd64(c);
+		a->config = garbage(c, 50) ? rnd64(c) : rnd(c, 16);
 		break;
 	}
 }
@@ -513,10 +534,11 @@ static void gen_attr(struct ctx *c, struct perf_event_attr *a, int kind)
 
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
+	c->bad = chance(c, BAD_PERCENT);
 	gen_type_config(c, a, kind);
 
 	r = rnd(c, 100);
-	if (r < 30) {
+	if (r < 30 && kind != K_BP) {
 		a->freq = 1;
 		a->sample_freq = gen_freq(c);
 	} else if (r < 60 || kind == K_BP) {
@@ -524,21 +546,21 @@ static void gen_attr(struct ctx *c, struct perf_event_attr *a, int kind)
 	}
 	if (a->sample_period || chance(c, 20))
 		a->sample_type = gen_sample_type(c);
-	a->read_format = chance(c, 5) ? rnd64(c) : rnd64(c) & (PERF_FORMAT_MAX - 1);
+	a->read_format = garbage(c, 20) ? rnd64(c) : rnd64(c) & (PERF_FORMAT_MAX - 1);
 	if (a->sample_type & PERF_SAMPLE_STACK_USER) {
 		static const uint32_t sizes[] = { 0, 8, 64, 512, 4096, 65528, 13 };
 
-		a->sample_stack_user = sizes[rnd(c, 7)];
+		a->sample_stack_user = sizes[rnd(c, garbage(c, 30) ? 7 : 6)];
 	}
 	if (a->sample_type & PERF_SAMPLE_REGS_USER)
-		a->sample_regs_user = chance(c, 80) ? rnd64(c) & 0xffffff : rnd64(c);
+		a->sample_regs_user = garbage(c, 30) ? rnd64(c) : rnd64(c) & REGS_MASK;
 	if (a->sample_type & PERF_SAMPLE_REGS_INTR)
-		a->sample_regs_intr = chance(c, 80) ? rnd64(c) & 0xffffff : rnd64(c);
+		a->sample_regs_intr = garbage(c, 30) ? rnd64(c) : rnd64(c) & REGS_MASK;
 	if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
 		a->sample_max_stack = rnd(c, 130);
 	if (a->sample_type & PERF_SAMPLE_BRANCH_STACK)
 		a->branch_sample_type = rnd64(c) & 0x3ffff;
-	if (a->sample_type & PERF_SAMPLE_AUX || chance(c, 2))
+	if (a->sample_type & PERF_SAMPLE_AUX || garbage(c, 10))
 		a->aux_sample_size = rnd(c, 8192);
 
 	a->disabled = chance(c, 40);
@@ -559,7 +581,7 @@ static void gen_attr(struct ctx *c, struct perf_event_attr *a, int kind)
 		a->precise_ip = rnd(c, 4);
 	a->mmap_data = chance(c, 10);
 	a->sample_id_all = chance(c, 40);
-	a->exclude_host = chance(c, 3);
+	a->exclude_host = garbage(c, 10);
 	a->exclude_guest = chance(c, 3);
 	a->exclude_callchain_kernel = chance(c, 5);
 	a->exclude_callchain_user = chance(c, 5);
@@ -571,41 +593,42 @@ static void gen_attr(struct ctx *c, struct perf_event_attr *a, int kind)
 	a->namespaces = chance(c, 5);
 	a->ksymbol = chance(c, 5);
 	a->bpf_event = chance(c, 3);
-	a->aux_output = chance(c, 2);
-	a->cgroup = chance(c, 2);
+	a->aux_output = garbage(c, 10);
+	a->cgroup = garbage(c, 10);
 	a->text_poke = chance(c, 5);
 	a->build_id = a->mmap2 && chance(c, 30);
 	a->inherit_thread = a->inherit && chance(c, 30);
 	a->remove_on_exec = chance(c, 10);
 	if (chance(c, 10)) {
 		a->sigtrap = 1;
-		a->remove_on_exec = chance(c, 90);
+		a->remove_on_exec = !garbage(c, 50);
 		a->sig_data = rnd64(c);
 	}
 	if (a->watermark)
-		a->wakeup_watermark = chance(c, 10) ? rnd(c, 1 << 20) : 1 << rnd(c, 14);
+		a->wakeup_watermark = garbage(c, 30) ? rnd(c, 1 << 20) : 1 << rnd(c, 14);
 	else
 		a->wakeup_events = rnd(c, 8);
 	if (a->use_clockid)
-		a->clockid = clocks[rnd(c, ARRAY_SIZE(clocks))];
-	if (chance(c, 2))
+		a->clockid = clocks[rnd(c, ARRAY_SIZE(clocks) - !c->bad)];
+	if (garbage(c, 10))
 		a->aux_watermark = rnd(c, 1 << 16);
-	if (chance(c, 2))
+	if (garbage(c, 10))
 		a->config3 = rnd64(c);
-	if (chance(c, 1))
+	if (garbage(c, 5))
 		a->__reserved_1 = rnd(c, 4);
-	if (chance(c, 1))
+	if (garbage(c, 5))
 		a->__reserved_2 = 1;
 
+	/* older layouts are valid; a larger one is while its tail is zero */
 	r = rnd(c, 100);
 	if (r < 4)
 		a->size = PERF_ATTR_SIZE_VER0;
 	else if (r < 6)
 		a->size = PERF_ATTR_SIZE_VER5;
-	else if (r < 8)
-		a->size = rnd(c, 200);
 	else if (r < 10)
 		a->size = sizeof(*a) + 8 * (1 + rnd(c, 4));
+	if (garbage(c, 10))
+		a->size = rnd(c, 200);
 }
 
 /* ---- the slot pool ---- */
@@ -719,11 +742,38 @@ static pid_t pick_pid(struct ctx *c, int *cpu)
 
 static unsigned long pick_flags(struct ctx *c)
 {
-	if (chance(c, 90))
-		return PERF_FLAG_FD_CLOEXEC;
+	if (chance(c, 97))
+		return chance(c, 90) ? PERF_FLAG_FD_CLOEXEC : 0;
 	if (chance(c, 50))
 		return rnd(c, 16);
 	return rnd64(c);
+}
+
+static const char *errno_name(int e)
+{
+	const char *name = e ? strerrorname_np(e) : "other";
+
+	return name ? name : "?";
+}
+
+/* PERF_FUZZ_LOG_OPENS=1: every failed open on stderr, to tune gen_attr() */
+static bool log_opens;
+
+static void log_open(const struct perf_event_attr *a, int kind, int fd, int err,
+		     pid_t pid, int cpu, int group_fd)
+{
+	uint64_t bits;
+
+	if (!log_opens || fd >= 0)
+		return;
+	memcpy(&bits, (char *)&a->read_format + sizeof(a->read_format), sizeof(bits));
+	fprintf(stderr, "# open %d/%d/%d %s: %s type %u config %#llx size %u",
+		pid, cpu, group_fd, kind_name[kind], errno_name(err), a->type,
+		(unsigned long long)a->config, a->size);
+	fprintf(stderr, " sample_type %#llx read_format %#llx flags %#llx period %llu bp %u/%llu\n",
+		(unsigned long long)a->sample_type, (unsigned long long)a->read_format,
+		(unsigned long long)bits, (unsigned long long)a->sample_period,
+		a->bp_type, (unsigned long long)a->bp_len);
 }
 
 static void count_open(int kind, int fd, int err)
@@ -755,12 +805,13 @@ static int do_open(struct ctx *c, int group_fd, pid_t pid, int cpu,
 		buf.a.pinned = 0;
 		buf.a.exclusive = 0;
 	}
-	if (buf.a.size > sizeof(buf.a) && chance(c, 30))
+	if (buf.a.size > sizeof(buf.a) && garbage(c, 50))
 		buf.tail[0] = 1;	/* a non-zero unknown field: E2BIG */
 	count(&st->ops[OP_OPEN]);
 	fd = sys_perf_event_open(&buf.a, pid, cpu, group_fd, pick_flags(c));
 	err = errno;
 	count_open(kind, fd, err);
+	log_open(&buf.a, kind, fd, err, pid, cpu, group_fd);
 	if (fd < 0)
 		return -1;
 	s = slot_free(c);
@@ -1141,8 +1192,9 @@ static void op_fork(struct ctx *c, bool do_exec)
 	int i, kind, cpu, fd;
 	pid_t pid;
 
-	if (!c->may_spawn || stopping() ||
-	    __atomic_add_fetch(&live_children, 1, __ATOMIC_RELAXED) > MAX_CHILDREN) {
+	if (!c->may_spawn || stopping())
+		return;
+	if (__atomic_add_fetch(&live_children, 1, __ATOMIC_RELAXED) > MAX_CHILDREN) {
 		__atomic_sub_fetch(&live_children, 1, __ATOMIC_RELAXED);
 		return;
 	}
@@ -1201,8 +1253,9 @@ static void op_thread(struct ctx *c)
 	pthread_attr_t attr;
 	pthread_t t;
 
-	if (!c->may_spawn || stopping() ||
-	    __atomic_add_fetch(&live_threads, 1, __ATOMIC_RELAXED) > MAX_THREADS) {
+	if (!c->may_spawn || stopping())
+		return;
+	if (__atomic_add_fetch(&live_threads, 1, __ATOMIC_RELAXED) > MAX_THREADS) {
 		__atomic_sub_fetch(&live_threads, 1, __ATOMIC_RELAXED);
 		return;
 	}
@@ -1353,13 +1406,6 @@ static int fuzz_seconds(void)
 	return s;
 }
 
-static const char *errno_name(int e)
-{
-	const char *name = e ? strerrorname_np(e) : "other";
-
-	return name ? name : "?";
-}
-
 static const char *signal_name(int sig)
 {
 	const char *name = sigabbrev_np(sig);
@@ -1500,6 +1546,7 @@ static void __attribute__((constructor)) fuzz_setup(void)
 	struct timespec now;
 
 	seconds = fuzz_seconds();
+	log_opens = getenv("PERF_FUZZ_LOG_OPENS");
 	_random_ops_object.timeout = seconds + GRACE_SECONDS + 60;
 	if (env && *env) {
 		seed = strtoull(env, NULL, 0);
