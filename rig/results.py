@@ -13,7 +13,8 @@ Results: pass, fail, skip, xfail (a failure rig/xfail.list expects: a
 feature not built yet, named there by F-id), xpass (an expected failure
 that passed: take it off the list). Two synthetic tests judge the run as a
 whole: guest/completed (the guest reached the end of its test list) and
-guest/clean-log (no Oops, BUG, WARNING, KASAN, lockdep or kmemleak report).
+guest/clean-log (no Oops, BUG, WARNING, KASAN, lockdep, RCU stall, hung
+task or kmemleak report).
 Exit status: 0 when nothing failed.
 """
 import fnmatch
@@ -32,6 +33,10 @@ SPLATS = [
     r'soft lockup', r'hung_task', r'self-detected stall',
     r'rcu: INFO', r'Call Trace:', r'unreferenced object',
     r'DEBUG_LOCKS_WARN_ON', r'refcount_t: ',
+    # RCU stalls and hung tasks as 6.12 words them ("rcu: INFO: rcu_preempt
+    # detected stalls on CPUs/tasks:", "rcu_tasks detected stalls on
+    # tasks:", "INFO: task x:1 blocked for more than 120 seconds.")
+    r'detected stalls? on', r'blocked for more than \d+ seconds',
 ]
 SPLAT_RE = re.compile('|'.join(SPLATS))
 # the name stops at a '#' comment, so that a failure's explanation does not
