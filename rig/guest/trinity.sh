@@ -56,9 +56,11 @@ run() { # name, command prefix (runas for the user run), extra options, delay
 	cd /tmp || return
 	ran=$(sed -n 's/.*Ran \([0-9]*\) syscalls.*/\1/p' "$dir/log" | tail -1)
 	echo "# trinity $name: seed $SEED, ${limit}s, exit $rc after ${took}s"
-	grep -E 'Ran [0-9]+ syscalls|tainted|Bailing|refus' "$dir/log" | head -5 | sed 's/^/#   /'
-	# --stats: the errno distribution per syscall
-	tail -40 "$dir/log" | sed 's/^/#   /'
+	grep -E 'Ran [0-9]+ syscalls|tainted|Bailing|refus' "$dir/log" | sort -u | sed 's/^/#   /'
+	# --stats: per syscall, the calls, successes and failures by errno
+	# (what follows its last "Ran N syscalls" line)
+	awk '/Ran [0-9]+ syscalls/ { n = 0; next } { line[n++] = $0 }
+	     END { for (i = 0; i < n; i++) print "#   " line[i] }' "$dir/log"
 	if [ "${ran:-0}" -gt 0 ] && [ "$took" -le $((limit + 20)) ]; then
 		echo "ok $n $name"
 	else
