@@ -24,7 +24,9 @@ source "$(dirname "$0")/lib.sh"
 VARIANT=$1 ARCH=$2 MINUTES=$3 SEED=${4:-}
 DEBUG=${FUZZ_DEBUG:-1}
 arch_setup "$ARCH"
-[[ "$MINUTES" =~ ^[0-9]+$ ]] && [ "$MINUTES" -ge 1 ] || die "MINUTES must be a whole number >= 1"
+if ! [[ "$MINUTES" =~ ^[1-9][0-9]*$ ]]; then
+	die "MINUTES must be a whole number >= 1"
+fi
 # trinity's -s takes a 32-bit number: use one for both fuzzers
 [ -n "$SEED" ] || SEED=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 [[ "$SEED" =~ ^[0-9]+$ ]] || die "SEED must be a decimal number"
@@ -65,7 +67,12 @@ KPERF_APPEND="PERF_FUZZ_SECONDS=$fuzz_secs PERF_FUZZ_SEED=$SEED${KPERF_APPEND:+ 
 # what the fuzzers did: seeds, syscall counts, open results, trinity stats
 echo
 echo "== fuzz $VARIANT $ARCH$([ "$DEBUG" = 1 ] && echo ", DEBUG=1"): seed $SEED, ${MINUTES} min"
-grep -E '^# (fuzz:|trinity |  )' "$O/fuzz-tap.log" 2>/dev/null | sed 's/^# /  /' || true
+# (the debug kernel may have no virtio console: then init wrote the test
+# output to the serial console, among the kernel's messages)
+tap=$O/fuzz-tap.log
+[ -s "$tap" ] || tap=$O/fuzz-console.log
+sed -E 's/^\[ *[0-9]+\.[0-9]+\] ?//' "$tap" 2>/dev/null |
+	grep -E '^# (fuzz:|trinity |  )' | sed 's/^# /  /' || true
 echo "  logs: $O/fuzz-tap.log, $O/fuzz-console.log"
 rc=0
 out=$(python3 "$RIG/results.py" "$O" "$VARIANT" "$ARCH" fuzz) || rc=1
