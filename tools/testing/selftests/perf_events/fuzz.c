@@ -145,6 +145,7 @@ struct stats {
 	unsigned long child_exit_bad;
 	unsigned long exec_children;
 	unsigned long sigtraps;
+	unsigned long storms;
 	unsigned long records;
 	int stop;
 };
@@ -276,10 +277,29 @@ static void end_in(struct timespec *end, long ms)
 	}
 }
 
+/*
+ * A process that takes STORM_TRAPS SIGTRAPs is in a storm: the same
+ * breakpoint firing again after every handler (seen on arm64 under TCG,
+ * where the kernel must step over a breakpoint and the signal gets in
+ * the way). A child then leaves, the main process turns its own events
+ * off; the storms are counted and reported.
+ */
+#define STORM_TRAPS	100000
+
+static pid_t main_pid;
+static unsigned long traps;	/* this process's, __atomic */
+
 static void on_sigtrap(int sig)
 {
 	if (st)
 		count(&st->sigtraps);
+	if (__atomic_add_fetch(&traps, 1, __ATOMIC_RELAXED) % STORM_TRAPS)
+		return;
+	if (st)
+		count(&st->storms);
+	if (getpid() != main_pid)
+		_exit(0);
+	prctl(PR_TASK_PERF_EVENTS_DISABLE);
 }
 
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
@@ -1158,6 +1178,7 @@ static void child_reinit(struct ctx *c, uint64_t child_seed, long ms)
 
 	c->rng = child_seed;
 	c->may_spawn = false;
+	__atomic_store_n(&traps, 0, __ATOMIC_RELAXED);
 	end_in(&c->end, ms);
 	for (i = 0; i < NR_SLOTS; i++) {
 		/* the locks may have been held by threads that do not exist here */
@@ -1380,6 +1401,7 @@ static void __attribute__((constructor)) exec_child(int argc, char **argv)
 	if (argc < 5 || strcmp(argv[1], CHILD_FLAG))
 		return;
 	install_sigtrap();
+	traps = 0;
 	if (stats_map(atoi(argv[4])))
 		_exit(0);
 	count(&st->exec_children);
@@ -1456,8 +1478,8 @@ static void print_stats(void)
 			add(line, sizeof(line), " %s=%lu", signal_name(i), st->child_signal[i]);
 	ksft_print_msg("fuzz: %lu exec'd children; killed by a signal:%s; non-zero exits: %lu\n",
 		       st->exec_children, line[0] ? line : " none", st->child_exit_bad);
-	ksft_print_msg("fuzz: %lu SIGTRAPs, %lu records consumed; %d tracepoints, %d PMUs%s%s\n",
-		       st->sigtraps, st->records, nr_tp_ids, nr_pmu_types,
+	ksft_print_msg("fuzz: %lu SIGTRAPs, %lu storms, %lu records; %d tracepoints, %d PMUs%s%s\n",
+		       st->sigtraps, st->storms, st->records, nr_tp_ids, nr_pmu_types,
 		       kprobe_type >= 0 ? ", kprobe" : "",
 		       test_pmu_type >= 0 ? ", test_pmu" : "");
 }
@@ -1471,6 +1493,7 @@ TEST(random_ops)
 	int i;
 
 	discover();
+	main_pid = getpid();
 	stats_fd = memfd_create("perf-fuzz-stats", 0);
 	if (stats_fd >= 0 && ftruncate(stats_fd, sizeof(*st))) {
 		close(stats_fd);
