@@ -34,6 +34,7 @@
  * One attr in BAD_PERCENT gets garbage; the others are meant to be valid.
  * PERF_FUZZ_LOG_OPENS=1 prints every failed open (with make fuzz:
  * KPERF_APPEND=PERF_FUZZ_LOG_OPENS=1), to see what the kernel refuses.
+ * The kprobe PMU is used only with PERF_FUZZ_KPROBES=1 (see discover()).
  *
  * Bounds, so that only the kernel can hang the guest: at most NR_SLOTS
  * events per process, MAX_CHILDREN live children, MAX_THREADS short-lived
@@ -398,6 +399,13 @@ static void discover(void)
 	if (!nr_tp_ids)
 		scan_tracepoints("/sys/kernel/debug/tracing/events");
 	scan_pmus();
+	/*
+	 * Creating and removing kprobes while other CPUs run the probed
+	 * function ends, now and then, in "Oops: int3" at function+1 under
+	 * x86 TCG on upstream's kernel too (seed 7, 200 s): opt in only.
+	 */
+	if (!getenv("PERF_FUZZ_KPROBES"))
+		kprobe_type = -1;
 }
 
 /* ---- attributes ---- */
