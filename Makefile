@@ -14,6 +14,7 @@
 #   make rig-selftest     show that a guest panic, hang or WARN fails make check
 #   make bench [ARCH=..]  ctxsw, read, ioctl and sampling cost, ours against upstream (icount)
 #   make profile ROWS=..  where both kernels spend a bench row's time (x86_64, perf, icount)
+#   make fuzz [ARCH=..]   our fuzzer and trinity on the DEBUG=1 kernel (MINUTES=10, SEED=)
 #
 # Options: ARCH=x86_64|arm64 (one arch; check and compare default to both),
 # REF=1 (upstream instead of ours), DEBUG=1 (lockdep, KASAN, kmemleak,
@@ -28,12 +29,12 @@ DEBUG ?= 0
 VARIANT := $(if $(filter 1,$(REF)),ref,ours)
 ARCHES := $(if $(ARCH),$(ARCH),x86_64 arm64)
 ONE_ARCH := $(if $(ARCH),$(ARCH),x86_64)
-export KSRC ICOUNT TIMEOUT BUILD SKIP_KERNEL FAULT LOAD ONLY REPEAT
+export KSRC ICOUNT TIMEOUT BUILD SKIP_KERNEL FAULT LOAD ONLY REPEAT FUZZ_DEBUG
 
-.PHONY: all setup kernel run shell check compare abi-check checkpatch rig-selftest bench profile clean help
+.PHONY: all setup kernel run shell check compare abi-check checkpatch rig-selftest bench profile fuzz clean help
 all: help
 help:
-	@sed -n '3,23s/^# \{0,1\}//p' Makefile
+	@sed -n '3,24s/^# \{0,1\}//p' Makefile
 
 setup:
 	@rig/setup.sh
@@ -67,6 +68,11 @@ ROWS ?= read-group-8
 SCALE ?= 1
 profile:
 	@rig/profile.sh $(ROWS) $(SCALE)
+
+MINUTES ?= 10
+SEED ?=
+fuzz:
+	@rig/fuzz.sh $(VARIANT) $(ONE_ARCH) $(MINUTES) $(SEED)
 
 clean:
 	rm -rf build

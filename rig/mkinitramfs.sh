@@ -1,7 +1,7 @@
 #!/bin/bash
 # mkinitramfs.sh: build the guest's initramfs for one kernel build.
 #
-# Usage: rig/mkinitramfs.sh VARIANT ARCH DEBUG
+# Usage: rig/mkinitramfs.sh VARIANT ARCH DEBUG [fuzz]
 #
 # Contents: /init (guest/init.c), our kselftests
 # (tools/testing/selftests/perf_events/*.c), the base tree's own perf_events
@@ -9,9 +9,13 @@
 # busybox when we have one for the arch, and the lists init runs for each
 # mode. Every program is static and compiled against the uapi headers of
 # the kernel build it boots with (make headers in that build).
+#
+# With "fuzz" (rig/fuzz.sh) it also holds Debian's trinity and the libc it
+# links against (about 12 MB, so only then), and fuzz.list runs our fuzzer
+# for FUZZ_SECONDS and trinity for TRINITY_SECONDS with seed TRINITY_SEED.
 source "$(dirname "$0")/lib.sh"
 
-VARIANT=$1 ARCH=$2 DEBUG=${3:-0}
+VARIANT=$1 ARCH=$2 DEBUG=${3:-0} WITH_FUZZ=${4:-}
 arch_setup "$ARCH"
 BASE=$(base_tree)
 O=$(variant_dir "$VARIANT" "$ARCH" "$DEBUG")
@@ -107,6 +111,38 @@ done
 # make profile: perf_bench under Debian's perf (x86_64, host share)
 cp "$RIG/guest/profile.sh" "$ROOT/tests/profile.sh"
 echo "profile 3000 /bin/sh /tests/profile.sh" > "$ROOT/tests/profile.list"
+
+# make fuzz (rig/fuzz.sh): our fuzzer (built above with the other
+# kselftests; it reads PERF_FUZZ_SECONDS and PERF_FUZZ_SEED from the
+# environment, i.e. the kernel command line), then trinity. Each list
+# timeout is the run's length plus room for the debug kernel's slowness.
+fs=${FUZZ_SECONDS:-60} ts=${TRINITY_SECONDS:-60}
+echo "fuzz $((fs + 300)) selftests/fuzz" > "$ROOT/tests/fuzz.list"
+"$TARGET_CC" -static -O2 -Wall -o "$ROOT/tests/runas" "$RIG/guest/runas.c" \
+	|| die "cannot compile rig/guest/runas.c"
+cp "$RIG/guest/trinity.sh" "$ROOT/tests/trinity.sh"
+chmod +x "$ROOT/tests/trinity.sh"
+if [ "$ts" -gt 0 ]; then
+	echo "trinity $((ts + 300)) trinity.sh $ts ${TRINITY_SEED:-1}" \
+		>> "$ROOT/tests/fuzz.list"
+fi
+if [ "$WITH_FUZZ" = fuzz ]; then
+	# trinity is dynamic: the binary, libc and the loader at the paths
+	# the binary names (the loader finds libc in its multiarch directory)
+	case "$ARCH" in
+	x86_64) tr=/ libs="lib64/ld-linux-x86-64.so.2 lib/x86_64-linux-gnu/libc.so.6" ;;
+	arm64) tr=$KPERF_CACHE/trinity-arm64
+		libs="lib/ld-linux-aarch64.so.1 lib/aarch64-linux-gnu/libc.so.6" ;;
+	esac
+	if [ -x "$tr/usr/bin/trinity" ]; then
+		for f in usr/bin/trinity $libs; do
+			mkdir -p "$ROOT/$(dirname "$f")"
+			cp -L "$tr/$f" "$ROOT/$f"
+		done
+	else
+		log "no trinity for $ARCH (make setup): make fuzz runs our fuzzer only"
+	fi
+fi
 
 # busybox: a shell for make shell and the demo script
 bb=

@@ -2,14 +2,15 @@
 # qemu.sh: boot one kernel build in QEMU (TCG: no KVM needed).
 #
 # Usage: rig/qemu.sh VARIANT ARCH DEBUG MODE
-#   MODE check|bench|profile: run the tests non-interactively; the kernel console
+#   MODE check|bench|profile|fuzz: run the tests non-interactively; the kernel console
 #        goes to build/.../MODE-console.log and the test output (virtio
 #        console) to build/.../MODE-tap.log
 #   MODE run|shell: the console is this terminal
 #
 # Environment: ICOUNT=1 boots with -icount shift=0 (guest time counts
 # instructions: deterministic and repeatable, but single-threaded);
-# TIMEOUT=seconds kills a guest that runs longer (default 2400 for check);
+# TIMEOUT=seconds kills a guest that runs longer (default 2400 for check;
+# rig/fuzz.sh sets it from MINUTES);
 # FAULT=panic|hang|warn injects a fault after the tests (rig self-test);
 # LOAD=N runs N busy loops on the host beside the guest for as long as it
 # runs, so that its vCPUs are preempted for whole host time slices, as on
@@ -46,7 +47,7 @@ qemu+=(-kernel "$O/$IMAGE" -initrd "$O/initramfs.cpio" -no-reboot)
 [ "${ICOUNT:-0}" = 1 ] && qemu+=(-icount shift=0)
 
 case "$MODE" in
-check|bench|profile)
+check|bench|profile|fuzz)
 	qemu+=(-display none -monitor none
 	       -serial "file:$O/$MODE-console.log"
 	       -device "$vser" -chardev "file,id=tap,path=$O/$MODE-tap.log"
@@ -57,7 +58,8 @@ check|bench|profile)
 	# sys, ...) whose inode numbers collide; without it the guest's 9p
 	# client takes /host/proc and /host/sys for one directory and the
 	# guest's proc ends up mounted on /host/sys
-	[ "$ARCH" = x86_64 ] && [ "$MODE" != bench ] &&
+	# (not for bench, nor for fuzz: trinity runs as root there)
+	[ "$ARCH" = x86_64 ] && [ "$MODE" != bench ] && [ "$MODE" != fuzz ] &&
 		qemu+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
 	timeout=${TIMEOUT:-2400} ;;
 run|shell)

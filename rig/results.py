@@ -17,7 +17,7 @@ rig/xfail.list names is a failure, and so is an xpass: a test that skips
 where nothing is missing proves nothing. Two synthetic tests judge the run
 as a whole: guest/completed (the guest reached the end of its test list)
 and guest/clean-log (no Oops, BUG, WARNING, KASAN, lockdep or kmemleak
-report). Exit status: 0 when nothing failed.
+report; RCU stalls and hung tasks included). Exit status: 0 when nothing failed.
 """
 import fnmatch
 import os
@@ -35,6 +35,10 @@ SPLATS = [
     r'soft lockup', r'hung_task', r'self-detected stall',
     r'rcu: INFO', r'Call Trace:', r'unreferenced object',
     r'DEBUG_LOCKS_WARN_ON', r'refcount_t: ',
+    # RCU stalls and hung tasks as 6.12 words them ("rcu: INFO: rcu_preempt
+    # detected stalls on CPUs/tasks:", "rcu_tasks detected stalls on
+    # tasks:", "INFO: task x:1 blocked for more than 120 seconds.")
+    r'detected stalls? on', r'blocked for more than \d+ seconds',
 ]
 SPLAT_RE = re.compile('|'.join(SPLATS))
 # the name stops at a '#' comment, so that a failure's explanation does not

@@ -6,7 +6,7 @@ source "$(dirname "$0")/lib.sh"
 pkgs=(linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
       cpio kmod rsync python3 ccache util-linux
       qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
-      libc6-dev-arm64-cross busybox-static linux-perf)
+      libc6-dev-arm64-cross busybox-static linux-perf trinity)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
@@ -35,6 +35,26 @@ if [ ! -x "$bb" ]; then
 		log "arm64 busybox: $bb"
 	else
 		log "no arm64 busybox: make shell ARCH=arm64 will have no shell"
+	fi
+	rm -rf "$tmp"
+fi
+# Debian's trinity for the arm64 guest (make fuzz ARCH=arm64): the arm64
+# package and the only library it needs, libc6:arm64, unpacked (not
+# installed) into a root of their own; mkinitramfs.sh copies the binary,
+# libc and the dynamic loader from there.
+tr=$KPERF_CACHE/trinity-arm64
+if [ ! -x "$tr/usr/bin/trinity" ]; then
+	tmp=$(mktemp -d)
+	if (cd "$tmp" && apt-get download -q trinity:arm64 libc6:arm64 >/dev/null 2>&1); then
+		rm -rf "$tr.tmp"
+		for deb in "$tmp"/*.deb; do
+			dpkg-deb -x "$deb" "$tr.tmp"
+		done
+		rm -rf "$tr"
+		mv "$tr.tmp" "$tr"
+		log "arm64 trinity: $tr"
+	else
+		log "no arm64 trinity: make fuzz ARCH=arm64 runs our fuzzer only"
 	fi
 	rm -rf "$tmp"
 fi
