@@ -53,7 +53,7 @@ static void touch_pages(int n)
 	if (p == MAP_FAILED)
 		_exit(3);
 	for (i = 0; i < n; i++)
-		((volatile char *)p)[i * psz] = 1;
+		__atomic_store_n(&p[i * psz], 1, __ATOMIC_RELAXED);
 	munmap(p, n * psz);
 }
 
@@ -73,11 +73,11 @@ static void target(int go_fd)
 		_exit(2);
 	pid = fork();
 	if (pid == 0) {
-		char *argv[] = { "on_exec", NULL };
-		char *envp[] = { EXEC_ENV "=1", NULL };
+		static const char * const argv[] = { "on_exec", NULL };
+		static const char * const envp[] = { EXEC_ENV "=1", NULL };
 
 		touch_pages(CHILD_PAGES);
-		execve("/proc/self/exe", argv, envp);
+		execve("/proc/self/exe", (char **)argv, (char **)envp);
 		_exit(4);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)

@@ -41,14 +41,25 @@
 #define ROUNDS		200
 #define SIG_COOKIE	0x5167a9ULL
 
-/* the watched word, alone in its cache line */
-static volatile int word __attribute__((aligned(64)));
-/* control words, far from the watched one */
-static volatile int go __attribute__((aligned(64)));
-static volatile int b_ready __attribute__((aligned(64)));
+/* every shared word is read and written whole, never cached by the compiler */
+#define LOAD(x)		__atomic_load_n(&(x), __ATOMIC_SEQ_CST)
+#define STORE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
 
-static __thread volatile int traps;
-static volatile int bad_signals;
+/* the watched word, and control words far from it */
+static struct {
+	int word;
+	char pad1[124];
+	int go;
+	char pad2[124];
+	int b_ready;
+} shared;
+#define word	shared.word
+#define go	shared.go
+#define b_ready	shared.b_ready
+
+/* bumped by the handler of the thread that took the signal */
+static __thread int traps;
+static int bad_signals;
 
 struct result {
 	int missed;	/* rounds in which B's read brought no signal */
@@ -63,11 +74,11 @@ static void on_sigtrap(int sig, siginfo_t *info, void *uc)
 {
 	/* sigtrap_threads checks si_perf_*; the code is enough here */
 	if (info->si_code != TRAP_PERF)
-		bad_signals++;
-	traps++;
+		__atomic_fetch_add(&bad_signals, 1, __ATOMIC_SEQ_CST);
+	STORE(traps, LOAD(traps) + 1);
 }
 
-static long futex(volatile int *uaddr, int op, int val)
+static long futex(int *uaddr, int op, int val)
 {
 	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
 }
@@ -88,14 +99,14 @@ static void *thread_a(void *arg)
 
 	pin_to(0);
 	for (r = 1; r <= ROUNDS; r++) {
-		while (b_ready != r)
+		while (LOAD(b_ready) != r)
 			sched_yield();
-		go = r;
+		STORE(go, r);
 		/* reads @word (0 == 0), hits, blocks until B wakes us */
 		if (futex(&word, FUTEX_WAIT_PRIVATE, 0) && errno != EINTR)
 			res_a.futex_errors++;
 	}
-	res_a.a_traps = traps;
+	res_a.a_traps = LOAD(traps);
 	return NULL;
 }
 
@@ -106,13 +117,13 @@ static void *thread_b(void *arg)
 
 	pin_to(0);
 	for (r = 1; r <= ROUNDS; r++) {
-		b_ready = r;
-		while (go != r)
+		STORE(b_ready, r);
+		while (LOAD(go) != r)
 			sched_yield();
-		before = traps;
-		(void)word;
+		before = LOAD(traps);
+		(void)LOAD(word);
 		/* the signal arrives before the next instruction */
-		if (traps != before + 1) {
+		if (LOAD(traps) != before + 1) {
 			if (!res_b.missed)
 				res_b.first_missed = r;
 			res_b.missed++;
@@ -164,7 +175,7 @@ TEST(no_hit_lost_while_a_sibling_signal_is_pending)
 	pthread_join(b, NULL);
 	close(fd);
 
-	EXPECT_EQ(0, bad_signals);
+	EXPECT_EQ(0, LOAD(bad_signals));
 	EXPECT_EQ(0, res_a.futex_errors);
 	EXPECT_EQ(0, res_b.missed)
 		TH_LOG("B's read brought no SIGTRAP in %d of %d rounds (first: %d)",
