@@ -1599,7 +1599,7 @@ TEST(random_ops)
 		if (joined[i])
 			continue;
 		if (pthread_timedjoin_np(threads[i], NULL, &deadline)) {
-			ksft_print_msg("fuzz: worker %d stuck %d s after the stop, %d s with events off\n",
+			ksft_print_msg("fuzz: worker %d stuck (%d s, %d s events off)\n",
 				       i, GRACE_SECONDS, GRACE_SECONDS);
 			stuck = true;
 		} else {
