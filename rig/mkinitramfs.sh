@@ -5,8 +5,7 @@
 #
 # Contents: /init (guest/init.c), our kselftests
 # (tools/testing/selftests/perf_events/*.c), the base tree's own perf_events
-# kselftests, unmodified (on arm64 with a longer harness timeout), our
-# sample programs (samples/perf_events/*.c),
+# kselftests, unmodified, our sample programs (samples/perf_events/*.c),
 # busybox when we have one for the arch, and the lists init runs for each
 # mode. Every program is static and compiled against the uapi headers of
 # the kernel build it boots with (make headers in that build).
@@ -43,37 +42,17 @@ build_prog() { # suite dir src extra-cflags...
 		log "cannot compile $src (see $O/initramfs-$name.err)"
 		sed 's/^/[rig]   /' "$O/initramfs-$name.err" | head -5 >&2
 	fi
-	echo "$suite ${PROG_TIMEOUT:-300} $dir/$name" >> "$ROOT/tests/check.list"
+	echo "$suite 300 $dir/$name" >> "$ROOT/tests/check.list"
 }
 
 : > "$ROOT/tests/check.list"
 for src in "$REPO"/tools/testing/selftests/perf_events/*.c; do
 	[ -f "$src" ] && build_prog selftests selftests "$src" -I"$REPO/tools/testing/selftests/perf_events"
 done
-# the base tree's tests with the flags their own Makefile uses (no -O2).
-# On arm64 they build against a copy of the harness whose per-test
-# timeout (30 s) is ten times longer: under QEMU TCG every watchpoint
-# trap of sigtrap_threads is a full emulated exception and signal round
-# trip, and its 15000 of them take longer than 30 s on either kernel.
-# The copy keeps the tree layout, since the tests include
-# "../kselftest_harness.h" relative to themselves.
-BASE_ST=$BASE/tools/testing/selftests
-if [ "$ARCH" = arm64 ]; then
-	rm -rf "$O/base-selftests"
-	mkdir -p "$O/base-selftests/perf_events"
-	cp "$BASE_ST"/kselftest.h "$O/base-selftests/"
-	sed 's/^#define TEST_TIMEOUT_DEFAULT 30$/#define TEST_TIMEOUT_DEFAULT 300/' \
-		"$BASE_ST/kselftest_harness.h" > "$O/base-selftests/kselftest_harness.h"
-	grep -q '^#define TEST_TIMEOUT_DEFAULT 300$' "$O/base-selftests/kselftest_harness.h" \
-		|| die "cannot find TEST_TIMEOUT_DEFAULT in $BASE_ST/kselftest_harness.h"
-	cp "$BASE_ST"/perf_events/*.[ch] "$O/base-selftests/perf_events/"
-	BASE_ST=$O/base-selftests
-	base_tmo=1200
-fi
+# the base tree's tests with the flags their own Makefile uses (no -O2)
 for t in $(sed -n 's/^TEST_GEN_PROGS := //p' "$BASE/tools/testing/selftests/perf_events/Makefile"); do
 	CFLAGS="-static -Wl,-no-as-needed -Wall -pthread -I$O/usr/include" \
-		PROG_TIMEOUT=${base_tmo:-300} \
-		build_prog base base "$BASE_ST/perf_events/$t.c"
+		build_prog base base "$BASE/tools/testing/selftests/perf_events/$t.c"
 done
 
 # the host's perf tool against this kernel (rig/perf-tool.sh): x86_64
