@@ -35,11 +35,11 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 
 #ifndef CLOCK_TAI
 #define CLOCK_TAI 11
@@ -54,26 +54,6 @@
 
 /* Room for sizes up to a page past the header's struct, plus one byte. */
 #define ATTR_BUF_SIZE		(2 * 65536 + 16)
-
-static long sys_perf_event_open(void *attr, pid_t pid, int cpu, int group_fd,
-				unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
-static long read_long_file(const char *path, long fallback)
-{
-	char buf[64] = "";
-	long val = fallback;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return fallback;
-	if (fgets(buf, sizeof(buf), f))
-		val = strtol(buf, NULL, 0);
-	fclose(f);
-	return val;
-}
 
 /* nr_cpu_ids: one more than the last CPU in /sys/.../cpu/possible. */
 static int nr_possible_cpus(void)
@@ -192,10 +172,7 @@ static int open_task_clock(pid_t pid, int cpu, int group_fd,
 {
 	struct perf_event_attr a;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	perf_attr_init(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 	a.disabled = 1;
 	if (tweak)
 		tweak(&a);
@@ -400,7 +377,11 @@ static void prep_cpu_last(struct __test_metadata *_metadata,
 static void prep_pid_max(struct __test_metadata *_metadata,
 			 struct fixture_attr *self)
 {
-	self->pid = read_long_file("/proc/sys/kernel/pid_max", INT_MAX);
+	long pid_max;
+
+	if (read_long(SYSCTL("pid_max"), &pid_max))
+		pid_max = INT_MAX;
+	self->pid = pid_max;
 }
 
 static void prep_pid_self(struct __test_metadata *_metadata,
@@ -480,8 +461,7 @@ static void prep_cgroup_dir_fd_cpu0(struct __test_metadata *_metadata,
 static void prep_freq_above_max(struct __test_metadata *_metadata,
 				struct fixture_attr *self)
 {
-	long rate = read_long_file("/proc/sys/kernel/perf_event_max_sample_rate",
-				   -1);
+	long rate = read_int(SYSCTL("perf_event_max_sample_rate"));
 
 	ASSERT_LT(0, rate);
 	self->buf->attr.sample_freq = rate + 1;
@@ -490,8 +470,7 @@ static void prep_freq_above_max(struct __test_metadata *_metadata,
 static void prep_freq_at_max(struct __test_metadata *_metadata,
 			     struct fixture_attr *self)
 {
-	long rate = read_long_file("/proc/sys/kernel/perf_event_max_sample_rate",
-				   -1);
+	long rate = read_int(SYSCTL("perf_event_max_sample_rate"));
 
 	ASSERT_LT(0, rate);
 	self->buf->attr.sample_freq = rate;
@@ -500,7 +479,7 @@ static void prep_freq_at_max(struct __test_metadata *_metadata,
 static void prep_max_stack_above(struct __test_metadata *_metadata,
 				 struct fixture_attr *self)
 {
-	long max = read_long_file("/proc/sys/kernel/perf_event_max_stack", -1);
+	long max = read_int(SYSCTL("perf_event_max_stack"));
 
 	ASSERT_LT(0, max);
 	ASSERT_GT(65535, max);
@@ -510,7 +489,7 @@ static void prep_max_stack_above(struct __test_metadata *_metadata,
 static void prep_max_stack_at(struct __test_metadata *_metadata,
 			      struct fixture_attr *self)
 {
-	long max = read_long_file("/proc/sys/kernel/perf_event_max_stack", -1);
+	long max = read_int(SYSCTL("perf_event_max_stack"));
 
 	ASSERT_LT(0, max);
 	ASSERT_GT(65535, max);
@@ -605,15 +584,13 @@ static void prep_leader_and_sibling(struct __test_metadata *_metadata,
 static void prep_leader_mmapped(struct __test_metadata *_metadata,
 				struct fixture_attr *self)
 {
-	long page = sysconf(_SC_PAGESIZE);
 	void *p;
 
 	prep_leader_self(_metadata, self);
-	p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 self->leader_fd, 0);
+	p = perf_map_ring(self->leader_fd, 1);
 	ASSERT_NE(MAP_FAILED, p);
 	self->mmap_base = p;
-	self->mmap_len = 2 * page;
+	self->mmap_len = 2 * sysconf(_SC_PAGESIZE);
 }
 
 /*

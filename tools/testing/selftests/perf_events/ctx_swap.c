@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 #include "prefault.h"
 
 #define ROUNDS		500
@@ -46,33 +47,19 @@ struct pingpong {
 	int ab[2], ba[2];	/* pipes: A writes ab, B writes ba */
 	char *pages[2];		/* fresh pages of each thread */
 	pthread_barrier_t start, done, stop;
-	long psz;
 };
 
 static int open_faults(int inherit_stat, int disabled)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_PAGE_FAULTS_MIN;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN);
 	attr.disabled = disabled;
 	attr.inherit = 1;
 	attr.inherit_stat = inherit_stat;
 	attr.exclude_kernel = 1;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
-}
-
-static void pin_to_cpu0(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	attr.read_format = READ_FORMAT_TIMES;
+	return sys_perf_event_open(&attr, 0, -1, -1, 0);
 }
 
 /* one pass: @rounds round trips, each side touching one page per round */
@@ -83,16 +70,14 @@ static void run_pass(struct pingpong *pp, int side, char *pages, int rounds)
 
 	for (i = 0; i < rounds; i++) {
 		if (side == 0) {
-			pages[i * pp->psz] = 1;
-			asm volatile("" ::: "memory");
+			touch_page(pages, i);
 			if (write(pp->ab[1], &c, 1) != 1 ||
 			    read(pp->ba[0], &c, 1) != 1)
 				break;
 		} else {
 			if (read(pp->ab[0], &c, 1) != 1)
 				break;
-			pages[i * pp->psz] = 1;
-			asm volatile("" ::: "memory");
+			touch_page(pages, i);
 			if (write(pp->ba[1], &c, 1) != 1)
 				break;
 		}
@@ -111,11 +96,10 @@ static void *pingpong_thread(void *p)
 	char *warm;
 	int pass;
 
-	pin_to_cpu0();
+	pin_to_cpu(0);
 	grow_stack();
-	warm = mmap(NULL, WARMUP_ROUNDS * pp->psz, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (warm == MAP_FAILED)
+	warm = fresh_pages(WARMUP_ROUNDS);
+	if (!warm)
 		return NULL;
 	/* pass 0 warms up every code and stack page; pass 1 is counted */
 	for (pass = 0; pass < 2; pass++) {
@@ -131,15 +115,11 @@ static void *pingpong_thread(void *p)
 	return NULL;
 }
 
-struct val {
-	uint64_t count, enabled, running;
-};
-
 /*
  * Run the two threads through a warm-up pass with @fd disabled and a
  * counted pass with it enabled; return the value read after they exit.
  */
-static int pingpong_count(int fd, struct val *v)
+static int pingpong_count(int fd, struct perf_value *v)
 {
 	struct thread_arg ta[2];
 	struct pingpong pp;
@@ -147,7 +127,6 @@ static int pingpong_count(int fd, struct val *v)
 	int i;
 
 	memset(&pp, 0, sizeof(pp));
-	pp.psz = sysconf(_SC_PAGESIZE);
 	if (pipe(pp.ab) || pipe(pp.ba))
 		return -1;
 	pthread_barrier_init(&pp.start, NULL, 3);
@@ -156,10 +135,8 @@ static int pingpong_count(int fd, struct val *v)
 	prefault_self();
 	/* after prefault_self(), which would populate them */
 	for (i = 0; i < 2; i++) {
-		pp.pages[i] = mmap(NULL, ROUNDS * pp.psz,
-				   PROT_READ | PROT_WRITE,
-				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (pp.pages[i] == MAP_FAILED)
+		pp.pages[i] = fresh_pages(ROUNDS);
+		if (!pp.pages[i])
 			return -1;
 	}
 	for (i = 0; i < 2; i++) {
@@ -181,14 +158,14 @@ static int pingpong_count(int fd, struct val *v)
 
 	for (i = 0; i < 2; i++)
 		pthread_join(t[i], NULL);
-	if (read(fd, v, sizeof(*v)) != sizeof(*v))
+	if (!perf_read_value(fd, v))
 		return -1;
 	return 0;
 }
 
 TEST(pingpong_threads_inherited_sum_exact)
 {
-	struct val v;
+	struct perf_value v;
 	int fd;
 
 	fd = open_faults(0, 1);
@@ -204,7 +181,7 @@ TEST(pingpong_threads_inherited_sum_exact)
 
 TEST(pingpong_threads_inherit_stat_sum_exact)
 {
-	struct val v;
+	struct perf_value v;
 	int fd;
 
 	fd = open_faults(1, 1);
@@ -225,7 +202,7 @@ TEST(pingpong_threads_inherit_stat_sum_exact)
  */
 TEST(pingpong_threads_enabled_clones_count)
 {
-	struct val v;
+	struct perf_value v;
 	int fd;
 
 	fd = open_faults(0, 0);
@@ -299,30 +276,25 @@ static int note_sample(struct tid_ids *t, int *nr, uint32_t tid, uint64_t id)
  */
 TEST(pingpong_threads_swap_trades_copies)
 {
-	size_t len = (SWAP_RB_PAGES + 1) * sysconf(_SC_PAGESIZE);
 	struct perf_event_attr attr;
 	struct perf_event_mmap_page *pg;
 	struct tid_ids t[4];
 	uint64_t head, tail, size;
 	int fd, i, nr = 0, swapped = 0;
 	pid_t self = syscall(__NR_gettid);
-	struct val v;
+	struct perf_value v;
 	char *data;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_PAGE_FAULTS_MIN;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN);
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_STREAM_ID;
 	attr.inherit = 1;
 	attr.exclude_kernel = 1;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr.read_format = READ_FORMAT_TIMES;
 	/* an inherited event has a buffer only if bound to a CPU: CPU 0 */
-	fd = syscall(__NR_perf_event_open, &attr, 0, 0, -1, 0);
+	fd = sys_perf_event_open(&attr, 0, 0, -1, 0);
 	ASSERT_LE(0, fd);
-	pg = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	pg = perf_map_ring(fd, SWAP_RB_PAGES);
 	ASSERT_NE(MAP_FAILED, pg);
 	ASSERT_EQ(0, pingpong_count(fd, &v));
 
@@ -357,7 +329,7 @@ TEST(pingpong_threads_swap_trades_copies)
 		swapped += t[i].nr_ids > 1;
 	}
 	EXPECT_LT(0, swapped);
-	munmap(pg, len);
+	perf_unmap_ring(pg, SWAP_RB_PAGES);
 	close(fd);
 }
 
@@ -368,19 +340,16 @@ TEST(inherit_stat_no_read_record_at_exit)
 	int fd, status, i;
 	void *base;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_DUMMY;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
 	attr.inherit = 1;
 	attr.inherit_stat = 1;
 	attr.sample_id_all = 1;
 	attr.sample_type = PERF_SAMPLE_TID;
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED;
 	/* an inherited event can have a buffer only if bound to a CPU */
-	fd = syscall(__NR_perf_event_open, &attr, 0, 0, -1, 0);
+	fd = sys_perf_event_open(&attr, 0, 0, -1, 0);
 	ASSERT_LE(0, fd);
-	base = mmap(NULL, 9 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	base = perf_map_ring(fd, 8);
 	ASSERT_NE(MAP_FAILED, base);
 	for (i = 0; i < 3; i++) {
 		pid_t pid = fork();
@@ -391,7 +360,7 @@ TEST(inherit_stat_no_read_record_at_exit)
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	}
 	EXPECT_EQ(0, count_records(base, psz, PERF_RECORD_READ));
-	munmap(base, 9 * psz);
+	perf_unmap_ring(base, 8);
 	close(fd);
 }
 

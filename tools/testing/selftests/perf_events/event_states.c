@@ -30,61 +30,23 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 
-#define PMU_DIR		"/sys/bus/event_source/devices/test_pmu"
 #define MAX_FDS		20
-
-struct val {
-	uint64_t count, enabled, running;
-};
-
-static int read_int(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
 
 static int open_ev(__u32 type, __u64 config, pid_t pid, int cpu, int pinned)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = type;
-	attr.config = config;
+	perf_attr_init(&attr, type, config);
 	attr.pinned = pinned;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return syscall(__NR_perf_event_open, &attr, pid, cpu, -1, 0);
-}
-
-/* revents of @fd right now (0 if nothing) */
-static int poll_now(int fd)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-
-	if (poll(&pfd, 1, 0) < 0)
-		return -1;
-	return pfd.revents;
-}
-
-static void *map_buffer(int fd)
-{
-	return mmap(NULL, 2 * sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
-		    MAP_SHARED, fd, 0);
+	attr.read_format = READ_FORMAT_TIMES;
+	return sys_perf_event_open(&attr, pid, cpu, -1, 0);
 }
 
 static void sleep_ms(int ms)
@@ -120,7 +82,7 @@ static pid_t spawn_spinner(int *ctl)
 
 TEST(exit_state_read_final_value_poll_hup)
 {
-	struct val v1, v2;
+	struct perf_value v1, v2;
 	int fd, ctl, status;
 	void *buf;
 	pid_t pid;
@@ -129,7 +91,7 @@ TEST(exit_state_read_final_value_poll_hup)
 	ASSERT_LT(0, pid);
 	fd = open_ev(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, pid, -1, 0);
 	ASSERT_LE(0, fd);
-	buf = map_buffer(fd);
+	buf = perf_map_ring(fd, 1);
 	ASSERT_NE(MAP_FAILED, buf);
 	sleep_ms(50);
 	/* alive, with a buffer and nothing in it: no event */
@@ -138,35 +100,35 @@ TEST(exit_state_read_final_value_poll_hup)
 	close(ctl);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(poll_now(fd) & POLLHUP);
-	ASSERT_EQ(sizeof(v1), read(fd, &v1, sizeof(v1)));
+	ASSERT_TRUE(perf_read_value(fd, &v1));
 	EXPECT_LT(0, v1.count);
 	EXPECT_LT(0, v1.enabled);
 
 	/* nothing brings an exited event back */
 	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	sleep_ms(20);
-	ASSERT_EQ(sizeof(v2), read(fd, &v2, sizeof(v2)));
+	ASSERT_TRUE(perf_read_value(fd, &v2));
 	EXPECT_EQ(v1.count, v2.count);
 	EXPECT_EQ(v1.enabled, v2.enabled);
 	EXPECT_TRUE(poll_now(fd) & POLLHUP);
-	munmap(buf, 2 * sysconf(_SC_PAGESIZE));
+	perf_unmap_ring(buf, 1);
 	close(fd);
 }
 
 TEST(off_state_holds_count_and_time)
 {
-	struct val v1, v2;
+	struct perf_value v1, v2;
 	int fd;
 	void *buf;
 
 	fd = open_ev(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0, -1, 0);
 	ASSERT_LE(0, fd);
-	buf = map_buffer(fd);
+	buf = perf_map_ring(fd, 1);
 	ASSERT_NE(MAP_FAILED, buf);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	ASSERT_EQ(sizeof(v1), read(fd, &v1, sizeof(v1)));
+	ASSERT_TRUE(perf_read_value(fd, &v1));
 	sleep_ms(20);
-	ASSERT_EQ(sizeof(v2), read(fd, &v2, sizeof(v2)));
+	ASSERT_TRUE(perf_read_value(fd, &v2));
 	EXPECT_EQ(v1.count, v2.count);
 	EXPECT_EQ(v1.enabled, v2.enabled);
 	EXPECT_EQ(v1.running, v2.running);
@@ -174,7 +136,7 @@ TEST(off_state_holds_count_and_time)
 	EXPECT_EQ(0, poll_now(fd));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	EXPECT_EQ(0, poll_now(fd));
-	munmap(buf, 2 * sysconf(_SC_PAGESIZE));
+	perf_unmap_ring(buf, 1);
 	close(fd);
 }
 
@@ -186,8 +148,8 @@ FIXTURE(tpmu) {
 FIXTURE_SETUP(tpmu)
 {
 	self->nr = 0;
-	self->type = read_int(PMU_DIR "/type");
-	self->counters = read_int(PMU_DIR "/caps/counters");
+	self->type = read_int(TEST_PMU_DIR "/type");
+	self->counters = read_int(TEST_PMU_DIR "/caps/counters");
 	if (self->type < 0 || self->counters < 1)
 		SKIP(return, "no test_pmu (CONFIG_PERF_TEST_PMU)");
 	ASSERT_GT(MAX_FDS, self->counters);
@@ -201,7 +163,7 @@ FIXTURE_TEARDOWN(tpmu)
 
 TEST_F(tpmu, error_state_until_enabled_again)
 {
-	struct val v1, v2;
+	struct perf_value v1, v2;
 	int i, fd;
 	void *buf;
 
@@ -213,7 +175,7 @@ TEST_F(tpmu, error_state_until_enabled_again)
 	}
 	fd = open_ev(self->type, 0, -1, 0, 1);
 	ASSERT_LE(0, fd);
-	buf = map_buffer(fd);
+	buf = perf_map_ring(fd, 1);
 	ASSERT_NE(MAP_FAILED, buf);
 	sleep_ms(20);
 	EXPECT_EQ(0, read(fd, &v1, sizeof(v1)));
@@ -231,23 +193,22 @@ TEST_F(tpmu, error_state_until_enabled_again)
 
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	sleep_ms(20);
-	ASSERT_EQ(sizeof(v1), read(fd, &v1, sizeof(v1)));
+	ASSERT_TRUE(perf_read_value(fd, &v1));
 	EXPECT_LT(0, v1.running);
 	EXPECT_EQ(v1.enabled, v1.running);
 	EXPECT_EQ(v1.running, v1.count);
 	EXPECT_EQ(0, poll_now(fd));
 	sleep_ms(20);
-	ASSERT_EQ(sizeof(v2), read(fd, &v2, sizeof(v2)));
+	ASSERT_TRUE(perf_read_value(fd, &v2));
 	EXPECT_LT(v1.count, v2.count);
-	munmap(buf, 2 * sysconf(_SC_PAGESIZE));
+	perf_unmap_ring(buf, 1);
 	close(fd);
 }
 
 /* a task's pinned event in ERROR comes back the same way */
 TEST_F(tpmu, task_pinned_error_and_back)
 {
-	cpu_set_t set;
-	struct val v;
+	struct perf_value v;
 	int i, fd;
 
 	for (i = 0; i < self->counters; i++) {
@@ -258,15 +219,13 @@ TEST_F(tpmu, task_pinned_error_and_back)
 	/* this task on CPU 0 only, so that it meets the full counters */
 	fd = open_ev(self->type, 0, 0, 0, 1);
 	ASSERT_LE(0, fd);
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_EQ(0, pin_to_cpu(0));
 	sleep_ms(20);
 	EXPECT_EQ(0, read(fd, &v, sizeof(v)));
 	close(self->fds[--self->nr]);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	sleep_ms(20);
-	ASSERT_EQ(sizeof(v), read(fd, &v, sizeof(v)));
+	ASSERT_TRUE(perf_read_value(fd, &v));
 	/* enabled time may include a spell on CPU 1 before the move */
 	EXPECT_LT(0, v.running);
 	EXPECT_EQ(v.running, v.count);

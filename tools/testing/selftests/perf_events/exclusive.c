@@ -17,27 +17,13 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 
-#define PMU_DIR		"/sys/bus/event_source/devices/test_pmu"
 #define PARAM		"/sys/module/test_pmu/parameters/exclusive"
-
-static int read_int(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
 
 /* a bool parameter reads back as Y or N */
 static int read_param(void)
@@ -54,25 +40,16 @@ static int read_param(void)
 
 static int write_param(const char *val)
 {
-	int fd = open(PARAM, O_WRONLY);
-	int ret;
-
-	if (fd < 0)
-		return -1;
-	ret = write(fd, val, strlen(val)) == (ssize_t)strlen(val) ? 0 : -1;
-	close(fd);
-	return ret;
+	return write_file(PARAM, val) ? -1 : 0;
 }
 
 static int open_ex(int type, pid_t pid, int cpu, int group)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = type;
+	perf_attr_init(&attr, type, 0);
 	attr.disabled = 1;
-	return syscall(__NR_perf_event_open, &attr, pid, cpu, group, 0);
+	return sys_perf_event_open(&attr, pid, cpu, group, 0);
 }
 
 FIXTURE(excl) {
@@ -83,7 +60,7 @@ FIXTURE(excl) {
 FIXTURE_SETUP(excl)
 {
 	self->set = 0;
-	self->type = read_int(PMU_DIR "/type");
+	self->type = read_int(TEST_PMU_DIR "/type");
 	if (self->type < 0)
 		SKIP(return, "no test_pmu (CONFIG_PERF_TEST_PMU)");
 	if (access(PARAM, W_OK))
@@ -211,14 +188,11 @@ TEST_F(excl, software_events_unaffected)
 
 	a = open_ex(self->type, 0, -1, -1);
 	ASSERT_LE(0, a);
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_CPU_CLOCK;
-	s = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+	s = sys_perf_event_open(&attr, -1, 0, -1, 0);
 	EXPECT_LE(0, s);
 	close(s);
-	s = syscall(__NR_perf_event_open, &attr, 0, -1, a, 0);
+	s = sys_perf_event_open(&attr, 0, -1, a, 0);
 	EXPECT_LE(0, s);
 	close(s);
 	close(a);

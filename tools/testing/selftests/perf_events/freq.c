@@ -39,13 +39,12 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 
-#define PMU_DIR		"/sys/bus/event_source/devices/test_pmu"
 #define TICKS		0x200ULL	/* test_pmu config:9 */
 #define SETTLE_NS	(400 * 1000 * 1000ULL)
 #define RUN_NS		(1500 * 1000 * 1000ULL)
@@ -62,35 +61,11 @@ struct freq_run {
 	int n, other, lost, throttled;
 };
 
-static int read_int(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static int open_freq(int type, __u64 config, int freq)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = type;
-	attr.config = config;
+	perf_attr_init(&attr, type, config);
 	attr.freq = 1;
 	attr.sample_freq = freq;
 	attr.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
@@ -104,7 +79,7 @@ static int open_freq(int type, __u64 config, int freq)
 	attr.disabled = 1;
 	attr.exclude_kernel = type == PERF_TYPE_SOFTWARE;
 	attr.wakeup_events = 1000000;
-	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	return sys_perf_event_open(&attr, 0, -1, -1, 0);
 }
 
 /* copy the records written so far out of the buffer, and free their room */
@@ -146,17 +121,7 @@ static void drain(struct perf_event_mmap_page *pg, struct freq_run *r)
 /* page faults: map, touch and unmap 1 MiB over and over */
 static void fault_some(void)
 {
-	long psz = sysconf(_SC_PAGESIZE);
-	size_t len = 1 << 20, off;
-	char *p;
-
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return;
-	for (off = 0; off < len; off += psz)
-		p[off] = 1;
-	munmap(p, len);
+	touch_fresh_pages((1 << 20) / sysconf(_SC_PAGESIZE));
 }
 
 static void spin_some(void)
@@ -184,7 +149,6 @@ static int cmp_u64(const void *a, const void *b)
 static void check_freq(struct __test_metadata *_metadata, int fd, int freq,
 		       int check_rate, void (*work)(void))
 {
-	size_t len = (RB_PAGES + 1) * sysconf(_SC_PAGESIZE);
 	struct perf_event_mmap_page *pg;
 	uint64_t t0, from = 0, first_period, *periods;
 	uint64_t v0[2] = { 0 }, v1[2] = { 0 };
@@ -194,7 +158,7 @@ static void check_freq(struct __test_metadata *_metadata, int fd, int freq,
 
 	r = calloc(1, sizeof(*r));
 	ASSERT_NE(NULL, r);
-	pg = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	pg = perf_map_ring(fd, RB_PAGES);
 	ASSERT_NE(MAP_FAILED, pg);
 	t0 = now_ns();
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
@@ -229,7 +193,7 @@ static void check_freq(struct __test_metadata *_metadata, int fd, int freq,
 	       (unsigned long long)r->s[r->n - 1].period, want_period);
 	if (r->throttled)
 		TH_LOG("%d throttle records, max_sample_rate %d", r->throttled,
-		       read_int("/proc/sys/kernel/perf_event_max_sample_rate"));
+		       read_int(SYSCTL("perf_event_max_sample_rate")));
 	if (check_rate) {
 		EXPECT_LE(rate, freq * SLACK);
 		EXPECT_GE(rate * SLACK, freq);
@@ -258,7 +222,7 @@ static void check_freq(struct __test_metadata *_metadata, int fd, int freq,
 	EXPECT_LE(median, 2 * SLACK * periods[n / 20]);
 	EXPECT_LE(periods[n - 1 - n / 20], 2 * SLACK * median);
 	free(periods);
-	munmap(pg, len);
+	perf_unmap_ring(pg, RB_PAGES);
 	free(r);
 }
 
@@ -274,7 +238,7 @@ TEST(page_faults_converge_to_freq)
 
 TEST(test_pmu_ticks_converge_to_freq)
 {
-	int type = read_int(PMU_DIR "/type");
+	int type = read_int(TEST_PMU_DIR "/type");
 	int fd;
 
 	if (type < 0)

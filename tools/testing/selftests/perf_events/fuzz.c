@@ -66,6 +66,7 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 
 #define DEFAULT_SECONDS		30
 #define MAX_SECONDS		(24 * 3600)
@@ -303,33 +304,12 @@ static void on_sigtrap(int sig)
 	prctl(PR_TASK_PERF_EVENTS_DISABLE);
 }
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
 static void remember_pid(struct ctx *c, pid_t pid)
 {
 	__atomic_store_n(&recent_pids[rnd(c, 8)], pid, __ATOMIC_RELAXED);
 }
 
 /* ---- what the guest has: tracepoints and PMUs ---- */
-
-static int read_int(const char *path)
-{
-	char buf[32];
-	int fd = open(path, O_RDONLY), n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	return atoi(buf);
-}
 
 static void scan_tracepoints(const char *root)
 {
@@ -1120,20 +1100,13 @@ static void op_work(struct ctx *c)
 {
 	struct timespec ts = { 0, 1000 * rnd(c, 200) };
 	int i, n = 1 + rnd(c, 200);
-	char *p, name[16];
+	char name[16];
 	struct timespec end;
 
 	count(&st->ops[OP_WORK]);
 	switch (rnd(c, 7)) {
 	case 0:		/* page faults, mmap records */
-		n = 1 + rnd(c, 64);
-		p = mmap(NULL, n * page_size, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED)
-			break;
-		for (i = 0; i < n; i++)
-			p[i * page_size] = i;
-		munmap(p, n * page_size);
+		touch_fresh_pages(1 + rnd(c, 64));
 		break;
 	case 1:		/* syscalls (the kprobes are on some) */
 		for (i = 0; i < n; i++)

@@ -25,7 +25,6 @@
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/ptrace.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -34,6 +33,7 @@
 #endif
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 
 #ifndef TRAP_HWBKPT
 #define TRAP_HWBKPT	4
@@ -45,20 +45,12 @@
 
 /*
  * The compiler must emit every access the tests count: a barrier after
- * each store, and loads forced into a register.
+ * each store (compiler_barrier()), and loads forced into a register.
  */
-static inline void compiler_barrier(void)
-{
-	asm volatile("" ::: "memory");
-}
-
 static inline void force_load(long x)
 {
 	asm volatile("" : : "r"(x) : "memory");
 }
-
-/* hide a pointer's value, so a call through it is never inlined */
-#define OPAQUE(f) ({ __auto_type __p = (f); asm volatile("" : "+r"(__p)); __p; })
 
 /* Watched by the tests; nothing else writes them. */
 static long watched;
@@ -72,24 +64,13 @@ static void bp_target(void)
 	compiler_barrier();
 }
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
 static void bp_attr(struct perf_event_attr *attr, __u32 type,
 		    const void *addr, __u64 len)
 {
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = PERF_TYPE_BREAKPOINT;
+	perf_attr_user(attr, PERF_TYPE_BREAKPOINT, 0);
 	attr->bp_type = type;
 	attr->bp_addr = (unsigned long)addr;
 	attr->bp_len = len;
-	attr->exclude_kernel = 1;
-	attr->exclude_hv = 1;
-	attr->disabled = 1;
 }
 
 /* A counting breakpoint on this task; -errno on failure. */
@@ -101,15 +82,6 @@ static int open_bp(__u32 type, const void *addr, __u64 len)
 	bp_attr(&attr, type, addr, len);
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	return fd < 0 ? -errno : fd;
-}
-
-static __u64 read_count(int fd)
-{
-	__u64 v = ~0ULL;
-
-	if (read(fd, &v, sizeof(v)) != sizeof(v))
-		return ~0ULL;
-	return v;
 }
 
 /* The length an execute breakpoint must have on this architecture. */
@@ -283,7 +255,7 @@ TEST(count_write_breakpoint)
 	for (i = 0; i < NR_HITS; i++)
 		force_load(watched);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	EXPECT_EQ(NR_HITS, read_count(fd));
+	EXPECT_EQ(NR_HITS, perf_read_count(fd));
 	EXPECT_EQ(NR_HITS - 1, watched);
 
 	/* disabled: more writes, same count */
@@ -291,7 +263,7 @@ TEST(count_write_breakpoint)
 		watched = i;
 		compiler_barrier();
 	}
-	EXPECT_EQ(NR_HITS, read_count(fd));
+	EXPECT_EQ(NR_HITS, perf_read_count(fd));
 }
 
 TEST(count_exec_breakpoint)
@@ -306,7 +278,7 @@ TEST(count_exec_breakpoint)
 		OPAQUE(bp_target)();
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	/* each call hit once and still ran once */
-	EXPECT_EQ(NR_HITS, read_count(fd));
+	EXPECT_EQ(NR_HITS, perf_read_count(fd));
 	EXPECT_EQ(NR_HITS, calls);
 }
 

@@ -26,6 +26,7 @@
 #include <sys/syscall.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 
 /* architected PMUv3 event numbers */
 #define ARMV8_INST_RETIRED	0x08
@@ -44,12 +45,6 @@
 #define MAX_GROUP	64
 
 static const char * const pmu_names[] = { "armv8_pmuv3", "armv8_pmuv3_0" };
-
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
 
 /*
  * Spin in user mode for @n iterations. The empty asm makes the counter
@@ -127,10 +122,7 @@ static int require_pmu(struct __test_metadata *_metadata)
 
 static void init_attr(struct perf_event_attr *attr, __u32 type, __u64 config)
 {
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = type;
-	attr->config = config;
+	perf_attr_init(attr, type, config);
 	attr->disabled = 1;
 }
 
@@ -279,8 +271,7 @@ static bool count_by_mode(struct __test_metadata *_metadata, __u32 type,
 	int fd[3], i;
 
 	init_attr(&attr, type, config);
-	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr.read_format = PERF_FORMAT_GROUP | READ_FORMAT_TIMES;
 	fd[0] = open_or_skip(_metadata, &attr);
 	if (fd[0] < 0)
 		return false;
@@ -587,8 +578,7 @@ TEST(full_group_counts)
 	init_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 	attr.disabled = 0;
 	attr.exclude_kernel = 1;
-	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr.read_format = PERF_FORMAT_GROUP | READ_FORMAT_TIMES;
 	fd[0] = open_or_skip(_metadata, &attr);
 	if (fd[0] < 0)
 		return;

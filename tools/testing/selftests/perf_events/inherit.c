@@ -18,11 +18,11 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 
 #define NR_PAGES	64
 #define NR_CHILDREN	3
@@ -31,40 +31,26 @@ static int open_faults(pid_t pid, int inherit)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_PAGE_FAULTS_MIN;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN);
 	attr.disabled = 1;
 	attr.inherit = inherit;
 	attr.exclude_kernel = 1;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return syscall(__NR_perf_event_open, &attr, pid, -1, -1, 0);
+	attr.read_format = READ_FORMAT_TIMES;
+	return sys_perf_event_open(&attr, pid, -1, -1, 0);
 }
 
 static uint64_t read_count(int fd)
 {
-	uint64_t v[3] = { 0 };
+	struct perf_value v;
 
-	if (read(fd, v, sizeof(v)) != sizeof(v))
-		return UINT64_MAX;
-	return v[0];
+	return perf_read_value(fd, &v) ? v.count : UINT64_MAX;
 }
 
 /* touch NR_PAGES fresh pages: NR_PAGES minor faults */
 static void touch_pages(void)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	char *p = mmap(NULL, NR_PAGES * page, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	int i;
-
-	if (p == MAP_FAILED)
+	if (touch_fresh_pages(NR_PAGES))
 		_exit(2);
-	for (i = 0; i < NR_PAGES; i++)
-		p[i * page] = 1;
-	munmap(p, NR_PAGES * page);
 }
 
 static void fork_toucher(void)
@@ -191,7 +177,6 @@ TEST(disabled_parent_children_do_not_count)
  */
 TEST(exited_target_pollhup)
 {
-	size_t len = 2 * sysconf(_SC_PAGESIZE);
 	struct perf_event_attr attr;
 	int go[2], go2[2], gpid[2], fd;
 	struct pollfd pfd;
@@ -218,17 +203,13 @@ TEST(exited_target_pollhup)
 			_exit(1);
 		_exit(0);
 	}
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_PAGE_FAULTS_MIN;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN);
 	attr.inherit = 1;
 	attr.exclude_kernel = 1;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
-	fd = syscall(__NR_perf_event_open, &attr, pid, 0, -1, 0);
+	attr.read_format = READ_FORMAT_TIMES;
+	fd = sys_perf_event_open(&attr, pid, 0, -1, 0);
 	ASSERT_LE(0, fd);
-	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	buf = perf_map_ring(fd, 1);
 	ASSERT_NE(MAP_FAILED, buf);
 	pfd.fd = fd;
 	pfd.events = POLLIN;
@@ -247,7 +228,7 @@ TEST(exited_target_pollhup)
 	EXPECT_TRUE(pfd.revents & POLLHUP);
 	/* the final value stays readable */
 	EXPECT_NE(UINT64_MAX, read_count(fd));
-	munmap(buf, len);
+	perf_unmap_ring(buf, 1);
 	close(fd);
 }
 

@@ -20,10 +20,10 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 #include "prefault.h"
 
 #define NR_PAGES	16
@@ -31,33 +31,15 @@
 #define EXEC_CHILD_ENV	"PERF_IOCTL_PRCTL_EXEC_CHILD"
 #define EXEC_CHILD_PAGES 32
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
 static int open_event(__u64 config, pid_t pid, int group_fd, int disabled,
 		      __u64 read_format)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = config;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, config);
 	attr.disabled = disabled;
 	attr.read_format = read_format;
 	return sys_perf_event_open(&attr, pid, -1, group_fd, 0);
-}
-
-static __u64 read_count(int fd)
-{
-	__u64 v = ~0ULL;
-
-	if (read(fd, &v, sizeof(v)) != sizeof(v))
-		return ~0ULL;
-	return v;
 }
 
 /*
@@ -78,7 +60,7 @@ static void warm_up(void)
 	prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0);
 	prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	read_count(fd);
+	perf_read_count(fd);
 	close(fd);
 }
 
@@ -104,29 +86,29 @@ TEST(enable_disable)
 
 	/* opened disabled: nothing counted */
 	touch_fresh_pages(NR_PAGES);
-	EXPECT_EQ(0, read_count(fd));
+	EXPECT_EQ(0, perf_read_count(fd));
 
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	touch_fresh_pages(NR_PAGES);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	EXPECT_EQ(NR_PAGES, read_count(fd));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fd));
 
 	/* disabled again: the count stays where it stopped */
 	touch_fresh_pages(NR_PAGES);
-	EXPECT_EQ(NR_PAGES, read_count(fd));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fd));
 
 	/* and carries on from there */
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	touch_fresh_pages(NR_PAGES);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	EXPECT_EQ(2 * NR_PAGES, read_count(fd));
+	EXPECT_EQ(2 * NR_PAGES, perf_read_count(fd));
 
 	/* enabling twice, disabling twice: no error, no change */
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	EXPECT_EQ(2 * NR_PAGES, read_count(fd));
+	EXPECT_EQ(2 * NR_PAGES, perf_read_count(fd));
 }
 
 TEST(group_flag_enables_whole_group)
@@ -145,23 +127,23 @@ TEST(group_flag_enables_whole_group)
 	ASSERT_EQ(0, ioctl(fd[0], PERF_EVENT_IOC_ENABLE, 0));
 	touch_fresh_pages(NR_PAGES);
 	ASSERT_EQ(0, ioctl(fd[0], PERF_EVENT_IOC_DISABLE, 0));
-	EXPECT_EQ(NR_PAGES, read_count(fd[0]));
-	EXPECT_EQ(0, read_count(fd[1]));
-	EXPECT_EQ(0, read_count(fd[2]));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fd[0]));
+	EXPECT_EQ(0, perf_read_count(fd[1]));
+	EXPECT_EQ(0, perf_read_count(fd[2]));
 
 	/* with it, every member */
 	ASSERT_EQ(0, ioctl(fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP));
 	touch_fresh_pages(NR_PAGES);
 	ASSERT_EQ(0, ioctl(fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP));
-	EXPECT_EQ(2 * NR_PAGES, read_count(fd[0]));
-	EXPECT_EQ(NR_PAGES, read_count(fd[1]));
-	EXPECT_EQ(NR_PAGES, read_count(fd[2]));
+	EXPECT_EQ(2 * NR_PAGES, perf_read_count(fd[0]));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fd[1]));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fd[2]));
 
 	/* and the group disable stopped every member */
 	touch_fresh_pages(NR_PAGES);
-	EXPECT_EQ(2 * NR_PAGES, read_count(fd[0]));
-	EXPECT_EQ(NR_PAGES, read_count(fd[1]));
-	EXPECT_EQ(NR_PAGES, read_count(fd[2]));
+	EXPECT_EQ(2 * NR_PAGES, perf_read_count(fd[0]));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fd[1]));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fd[2]));
 }
 
 TEST(reset_zeroes)
@@ -180,18 +162,18 @@ TEST(reset_zeroes)
 
 	/* reset of one event, while it counts: back to zero, then on */
 	ASSERT_EQ(0, ioctl(fd[1], PERF_EVENT_IOC_RESET, 0));
-	EXPECT_EQ(0, read_count(fd[1]));
-	EXPECT_EQ(NR_PAGES, read_count(fd[0]));
-	EXPECT_EQ(NR_PAGES, read_count(fd[2]));
+	EXPECT_EQ(0, perf_read_count(fd[1]));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fd[0]));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fd[2]));
 	touch_fresh_pages(NR_PAGES);
-	EXPECT_EQ(NR_PAGES, read_count(fd[1]));
-	EXPECT_EQ(2 * NR_PAGES, read_count(fd[0]));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fd[1]));
+	EXPECT_EQ(2 * NR_PAGES, perf_read_count(fd[0]));
 
 	/* reset of the leader with the group flag: all of them */
 	ASSERT_EQ(0, ioctl(fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP));
 	ASSERT_EQ(0, ioctl(fd[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP));
 	for (i = 0; i < 3; i++)
-		EXPECT_EQ(0, read_count(fd[i]));
+		EXPECT_EQ(0, perf_read_count(fd[i]));
 }
 
 TEST(id_stable_and_unique)
@@ -262,21 +244,21 @@ TEST(prctl_disable_enable)
 	ASSERT_EQ(0, ioctl(fd[0], PERF_EVENT_IOC_RESET, 0));
 	ASSERT_EQ(0, ioctl(fd[1], PERF_EVENT_IOC_RESET, 0));
 	touch_fresh_pages(NR_PAGES);
-	EXPECT_EQ(0, read_count(fd[0]));
-	EXPECT_EQ(0, read_count(fd[1]));
+	EXPECT_EQ(0, perf_read_count(fd[0]));
+	EXPECT_EQ(0, perf_read_count(fd[1]));
 
 	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
 	touch_fresh_pages(NR_PAGES);
 	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0));
-	EXPECT_EQ(NR_PAGES, read_count(fd[0]));
-	EXPECT_EQ(NR_PAGES, read_count(fd[1]));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fd[0]));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fd[1]));
 
 	/* the ioctl still works on an event the prctl disabled */
 	ASSERT_EQ(0, ioctl(fd[0], PERF_EVENT_IOC_ENABLE, 0));
 	touch_fresh_pages(NR_PAGES);
 	ASSERT_EQ(0, ioctl(fd[0], PERF_EVENT_IOC_DISABLE, 0));
-	EXPECT_EQ(2 * NR_PAGES, read_count(fd[0]));
-	EXPECT_EQ(NR_PAGES, read_count(fd[1]));
+	EXPECT_EQ(2 * NR_PAGES, perf_read_count(fd[0]));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fd[1]));
 }
 
 TEST(enable_on_exec)
@@ -309,10 +291,7 @@ TEST(enable_on_exec)
 	close(go[0]);
 	close(ready[1]);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.read_format = fmt;
 	attr.disabled = 1;
 	attr.enable_on_exec = 1;

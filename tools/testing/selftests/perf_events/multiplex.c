@@ -23,31 +23,17 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 
-#define PMU_DIR		"/sys/bus/event_source/devices/test_pmu"
 #define FIRST		0x100ULL	/* config:8 */
 #define TICKS		0x200ULL	/* config:9 */
 #define MAX_FDS		40
 /* a tick count may be off by a tick per start and stop; TCG adds jitter */
 #define TOLERANCE_PCT	10
-
-static int read_int(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
 
 #define F_PINNED	1
 #define F_DISABLED	2
@@ -56,16 +42,12 @@ static int open_test(int type, __u64 config, int group, int flags)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = type;
-	attr.config = config;
+	perf_attr_init(&attr, type, config);
 	attr.pinned = !!(flags & F_PINNED);
 	attr.disabled = !!(flags & F_DISABLED);
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr.read_format = READ_FORMAT_TIMES;
 	/* CPU 0, every task: the counters are busy whatever runs there */
-	return syscall(__NR_perf_event_open, &attr, -1, 0, group, 0);
+	return sys_perf_event_open(&attr, -1, 0, group, 0);
 }
 
 #define RUN_NS		(300 * 1000 * 1000ULL)
@@ -78,29 +60,12 @@ static void let_it_run(void)
 	nanosleep(&ts, NULL);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 /* |a - b| within TOLERANCE_PCT percent of b */
 static int close_to(uint64_t a, uint64_t b)
 {
 	uint64_t d = a > b ? a - b : b - a;
 
 	return d * 100 <= b * TOLERANCE_PCT;
-}
-
-struct val {
-	uint64_t count, enabled, running;
-};
-
-static int read_val(int fd, struct val *v)
-{
-	return read(fd, v, sizeof(*v)) == sizeof(*v);
 }
 
 FIXTURE(mux) {
@@ -111,8 +76,8 @@ FIXTURE(mux) {
 FIXTURE_SETUP(mux)
 {
 	self->nr = 0;
-	self->type = read_int(PMU_DIR "/type");
-	self->counters = read_int(PMU_DIR "/caps/counters");
+	self->type = read_int(TEST_PMU_DIR "/type");
+	self->counters = read_int(TEST_PMU_DIR "/caps/counters");
 	if (self->type < 0 || self->counters < 1)
 		SKIP(return, "no test_pmu (CONFIG_PERF_TEST_PMU)");
 	ASSERT_GE(MAX_FDS / 3, self->counters);
@@ -137,14 +102,14 @@ static int add_fd(int *fds, int *nr, int type, __u64 config, int group,
 
 TEST_F(mux, within_capacity_never_multiplexed)
 {
-	struct val v;
+	struct perf_value v;
 	int i;
 
 	for (i = 0; i < self->counters; i++)
 		ASSERT_LE(0, add_fd(self->fds, &self->nr, self->type, 0, -1, 0));
 	let_it_run();
 	for (i = 0; i < self->nr; i++) {
-		ASSERT_TRUE(read_val(self->fds[i], &v));
+		ASSERT_TRUE(perf_read_value(self->fds[i], &v));
 		EXPECT_LT(0, v.running);
 		EXPECT_EQ(v.enabled, v.running);
 		/* rate 1: one count per running nanosecond */
@@ -159,7 +124,7 @@ TEST_F(mux, within_capacity_never_multiplexed)
 TEST_F(mux, tick_count_matches_running)
 {
 	uint64_t t0, t1;
-	struct val v;
+	struct perf_value v;
 	int i;
 
 	t0 = now_ns();
@@ -168,7 +133,7 @@ TEST_F(mux, tick_count_matches_running)
 				    TICKS | 1, -1, 0));
 	let_it_run();
 	for (i = 0; i < self->nr; i++) {
-		ASSERT_TRUE(read_val(self->fds[i], &v));
+		ASSERT_TRUE(perf_read_value(self->fds[i], &v));
 		t1 = now_ns();
 		EXPECT_EQ(v.enabled, v.running);
 		EXPECT_LE(v.enabled, t1 - t0);
@@ -188,7 +153,7 @@ TEST_F(mux, tick_count_matches_running)
 TEST_F(mux, overcommit_rotates_and_scales)
 {
 	uint64_t t0, t1, scaled, sum_running = 0;
-	struct val v;
+	struct perf_value v;
 	int i;
 
 	t0 = now_ns();
@@ -197,7 +162,7 @@ TEST_F(mux, overcommit_rotates_and_scales)
 				    TICKS | 3, -1, 0));
 	let_it_run();
 	for (i = 0; i < self->nr; i++) {
-		ASSERT_TRUE(read_val(self->fds[i], &v));
+		ASSERT_TRUE(perf_read_value(self->fds[i], &v));
 		t1 = now_ns();
 		EXPECT_LT(0, v.running);
 		EXPECT_LT(v.running, v.enabled);
@@ -235,7 +200,7 @@ TEST_F(mux, group_too_big_is_einval)
 TEST_F(mux, groups_run_as_a_unit)
 {
 	int lead[2], g, i, base;
-	struct val v, first;
+	struct perf_value v, first;
 
 	/*
 	 * Two full-size groups, so only one can be on at a time.  As perf
@@ -257,12 +222,12 @@ TEST_F(mux, groups_run_as_a_unit)
 		ASSERT_EQ(0, ioctl(lead[g], PERF_EVENT_IOC_DISABLE, 0));
 	for (g = 0; g < 2; g++) {
 		base = g * self->counters;
-		ASSERT_TRUE(read_val(self->fds[base], &first));
+		ASSERT_TRUE(perf_read_value(self->fds[base], &first));
 		EXPECT_LT(0, first.running);
 		EXPECT_LT(first.running, first.enabled);
 		/* every member ran exactly when its leader did */
 		for (i = 1; i < self->counters; i++) {
-			ASSERT_TRUE(read_val(self->fds[base + i], &v));
+			ASSERT_TRUE(perf_read_value(self->fds[base + i], &v));
 			EXPECT_EQ(first.running, v.running);
 		}
 	}
@@ -270,10 +235,9 @@ TEST_F(mux, groups_run_as_a_unit)
 
 TEST_F(mux, pinned_that_cannot_fit_is_in_error)
 {
-	size_t len = 2 * sysconf(_SC_PAGESIZE);
 	struct pollfd pfd[2];
 	void *buf[2];
-	struct val v;
+	struct perf_value v;
 	int i, fd;
 
 	for (i = 0; i < self->counters; i++)
@@ -285,10 +249,9 @@ TEST_F(mux, pinned_that_cannot_fit_is_in_error)
 	 * one, poll() says POLLHUP in any state, so only with one does
 	 * POLLHUP say something about the state.
 	 */
-	buf[0] = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      self->fds[0], 0);
+	buf[0] = perf_map_ring(self->fds[0], 1);
 	ASSERT_NE(MAP_FAILED, buf[0]);
-	buf[1] = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	buf[1] = perf_map_ring(fd, 1);
 	ASSERT_NE(MAP_FAILED, buf[1]);
 	let_it_run();
 	/* a pinned event that could not go on reads as end of file */
@@ -301,15 +264,15 @@ TEST_F(mux, pinned_that_cannot_fit_is_in_error)
 	EXPECT_EQ(0, pfd[0].revents);
 	EXPECT_TRUE(pfd[1].revents & POLLHUP);
 	/* the others count undisturbed */
-	ASSERT_TRUE(read_val(self->fds[0], &v));
+	ASSERT_TRUE(perf_read_value(self->fds[0], &v));
 	EXPECT_EQ(v.enabled, v.running);
-	munmap(buf[0], len);
-	munmap(buf[1], len);
+	perf_unmap_ring(buf[0], 1);
+	perf_unmap_ring(buf[1], 1);
 }
 
 TEST_F(mux, pinned_beats_flexible)
 {
-	struct val v;
+	struct perf_value v;
 	int i, flex;
 
 	flex = add_fd(self->fds, &self->nr, self->type, 0, -1, 0);
@@ -318,17 +281,17 @@ TEST_F(mux, pinned_beats_flexible)
 		ASSERT_LE(0, add_fd(self->fds, &self->nr, self->type, 0, -1, 1));
 	let_it_run();
 	for (i = 1; i < self->nr; i++) {
-		ASSERT_TRUE(read_val(self->fds[i], &v));
+		ASSERT_TRUE(perf_read_value(self->fds[i], &v));
 		EXPECT_EQ(v.enabled, v.running);
 	}
 	/* the flexible event gave its counter to the pinned ones */
-	ASSERT_TRUE(read_val(flex, &v));
+	ASSERT_TRUE(perf_read_value(flex, &v));
 	EXPECT_LT(v.running, v.enabled);
 }
 
 TEST_F(mux, counter_constraint_multiplexes)
 {
-	struct val v;
+	struct perf_value v;
 	int i;
 
 	/* both want counter 0 although the others are free */
@@ -336,7 +299,7 @@ TEST_F(mux, counter_constraint_multiplexes)
 	ASSERT_LE(0, add_fd(self->fds, &self->nr, self->type, FIRST, -1, 0));
 	let_it_run();
 	for (i = 0; i < self->nr; i++) {
-		ASSERT_TRUE(read_val(self->fds[i], &v));
+		ASSERT_TRUE(perf_read_value(self->fds[i], &v));
 		EXPECT_LT(0, v.running);
 		EXPECT_LT(v.running, v.enabled);
 	}
@@ -351,16 +314,14 @@ TEST_F(mux, sampling_and_freq_accepted)
 	struct perf_event_attr attr;
 	int fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = self->type;
+	perf_attr_init(&attr, self->type, 0);
 	attr.sample_period = 1000000;
-	fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
+	fd = sys_perf_event_open(&attr, -1, 0, -1, 0);
 	EXPECT_LE(0, fd);
 	close(fd);
 	attr.freq = 1;
 	attr.sample_freq = 100;
-	fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
+	fd = sys_perf_event_open(&attr, -1, 0, -1, 0);
 	EXPECT_LE(0, fd);
 	close(fd);
 }

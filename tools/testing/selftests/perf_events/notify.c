@@ -26,29 +26,11 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 #include "rb_common.h"
-
-#ifndef TRAP_PERF
-#define TRAP_PERF	6
-#endif
-
-static char *fresh_pages(int n)
-{
-	char *p = mmap(NULL, (size_t)n * rb_page_size(), PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
-static void touch_page(char *pages, int i)
-{
-	pages[(size_t)i * rb_page_size()] = 1;
-	asm volatile("" ::: "memory");
-}
 
 /* A page-fault sampler that wakes its buffer up on every sample. */
 static int open_waking(pid_t pid)
@@ -57,7 +39,7 @@ static int open_waking(pid_t pid)
 
 	rb_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.wakeup_events = 1;
-	return rb_sys_open(&attr, pid, -1, -1, 0);
+	return sys_perf_event_open(&attr, pid, -1, -1, 0);
 }
 
 TEST(poll_pollin)
@@ -355,7 +337,7 @@ TEST(sigtrap_thread)
 	attr.sig_data = SIG_COOKIE;
 	attr.disabled = 0;
 	/* the event watches the worker thread only */
-	fd = rb_sys_open(&attr, trap_thread, -1, -1, 0);
+	fd = sys_perf_event_open(&attr, trap_thread, -1, -1, 0);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(1, write(arg.go[1], "g", 1));
 	pthread_join(th, NULL);
@@ -377,14 +359,14 @@ TEST(sigtrap_rules)
 
 	rb_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.sigtrap = 1;
-	fd = rb_sys_open(&attr, 0, -1, -1, 0);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	EXPECT_EQ(-1, fd);
 	EXPECT_EQ(EINVAL, errno);
 	attr.remove_on_exec = 1;
-	fd = rb_sys_open(&attr, -1, 0, -1, 0);
+	fd = sys_perf_event_open(&attr, -1, 0, -1, 0);
 	EXPECT_EQ(-1, fd);
 	EXPECT_EQ(EINVAL, errno);
-	fd = rb_sys_open(&attr, 0, -1, -1, 0);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	EXPECT_GE(fd, 0);
 	close(fd);
 }

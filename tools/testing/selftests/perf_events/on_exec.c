@@ -27,11 +27,11 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 
 #define EXEC_ENV	"PERF_ON_EXEC_CHILD"
 #define CHILD_PAGES	64
@@ -43,31 +43,14 @@ __attribute__((constructor)) static void exec_child(void)
 		_exit(0);
 }
 
-static void touch_pages(int n)
-{
-	long psz = sysconf(_SC_PAGESIZE);
-	char *p = mmap(NULL, n * psz, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	int i;
-
-	if (p == MAP_FAILED)
-		_exit(3);
-	for (i = 0; i < n; i++)
-		__atomic_store_n(&p[i * psz], 1, __ATOMIC_RELAXED);
-	munmap(p, n * psz);
-}
-
 /* the target: wait for the go, fork a child that faults and execs, exit */
 static void target(int go_fd)
 {
-	cpu_set_t cpu0;
 	char c;
 	pid_t pid;
 	int status;
 
-	CPU_ZERO(&cpu0);
-	CPU_SET(0, &cpu0);
-	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
+	if (pin_to_cpu(0))
 		_exit(7);
 	if (read(go_fd, &c, 1) != 1)
 		_exit(2);
@@ -76,7 +59,8 @@ static void target(int go_fd)
 		static const char * const argv[] = { "on_exec", NULL };
 		static const char * const envp[] = { EXEC_ENV "=1", NULL };
 
-		touch_pages(CHILD_PAGES);
+		if (touch_fresh_pages(CHILD_PAGES))
+			_exit(3);
 		execve("/proc/self/exe", (char **)argv, (char **)envp);
 		_exit(4);
 	}
@@ -89,7 +73,6 @@ TEST(exec_folds_inherited_copy_and_hangs_up)
 {
 	struct perf_event_attr attr;
 	int go[2], fd, status;
-	long psz = sysconf(_SC_PAGESIZE);
 	struct pollfd pfd;
 	void *rb;
 	uint64_t count;
@@ -104,16 +87,13 @@ TEST(exec_folds_inherited_copy_and_hangs_up)
 	}
 	close(go[0]);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_PAGE_FAULTS_MIN;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN);
 	attr.exclude_kernel = 1;
 	attr.inherit = 1;
 	attr.remove_on_exec = 1;
-	fd = syscall(__NR_perf_event_open, &attr, pid, 0, -1, 0);
+	fd = sys_perf_event_open(&attr, pid, 0, -1, 0);
 	ASSERT_LE(0, fd) TH_LOG("perf_event_open: %s", strerror(errno));
-	rb = mmap(NULL, 2 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	rb = perf_map_ring(fd, 1);
 	ASSERT_NE(MAP_FAILED, rb);
 
 	/* the target still lives: no hang-up yet */
@@ -136,7 +116,7 @@ TEST(exec_folds_inherited_copy_and_hangs_up)
 		TH_LOG("revents 0x%x: an inherited copy is still attached",
 		       pfd.revents);
 
-	munmap(rb, 2 * psz);
+	perf_unmap_ring(rb, 1);
 	close(fd);
 	close(go[1]);
 }

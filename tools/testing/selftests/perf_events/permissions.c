@@ -38,12 +38,13 @@
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38
 #endif
 
-#define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
+#define PARANOID	SYSCTL("perf_event_paranoid")
 #define TRACEFS		"/sys/kernel/tracing"
 
 /* Two unprivileged identities: the opener, and a stranger to target. */
@@ -66,43 +67,6 @@ enum op {
 	NR_OPS,
 };
 
-static long sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-				int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
-static int read_int(const char *path, int *val)
-{
-	char buf[32] = "";
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	*val = atoi(buf);
-	return 0;
-}
-
-static int write_int(const char *path, int val)
-{
-	char buf[32];
-	int fd = open(path, O_WRONLY);
-	int len, ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	len = snprintf(buf, sizeof(buf), "%d\n", val);
-	if (write(fd, buf, len) != len)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 /*
  * The id of a tracepoint perf can count, read while still root (tracefs
  * may not be readable later). Any ordinary event will do; the ftrace
@@ -118,11 +82,11 @@ static long tracepoint_id(void)
 	};
 	char path[256];
 	unsigned int i;
-	int id;
+	long id;
 
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		snprintf(path, sizeof(path), TRACEFS "/events/%s/id", names[i]);
-		if (!read_int(path, &id) && id > 0)
+		if (!read_long(path, &id) && id > 0)
 			return id;
 	}
 	return -1;
@@ -213,13 +177,7 @@ static int try_open(enum priv priv, enum op op, long tp_id)
 	pid_t target = 0, child;
 	int cpu = -1, status;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_TASK_CLOCK;
-	attr.disabled = 1;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
+	perf_attr_user(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 
 	switch (op) {
 	case OP_USER_SELF:
@@ -276,7 +234,7 @@ static int try_open(enum priv priv, enum op op, long tp_id)
 #define variant_paranoid _fixture_variant_paranoid
 
 FIXTURE(paranoid) {
-	int saved;
+	long saved;
 	bool restore;
 	long tp_id;
 };
@@ -381,25 +339,25 @@ FIXTURE_VARIANT_ADD(paranoid, level_3_sysadmin) {
 
 FIXTURE_SETUP(paranoid)
 {
-	int now;
+	long now;
 
 	self->restore = false;
 	self->tp_id = tracepoint_id();
 	if (getuid() != 0)
 		SKIP(return, "needs root to change " PARANOID);
-	ASSERT_EQ(0, read_int(PARANOID, &self->saved));
-	if (write_int(PARANOID, variant->level))
+	ASSERT_EQ(0, read_long(PARANOID, &self->saved));
+	if (write_long(PARANOID, variant->level))
 		SKIP(return, "the kernel refuses perf_event_paranoid=%d",
 		     variant->level);
 	self->restore = true;
-	ASSERT_EQ(0, read_int(PARANOID, &now));
+	ASSERT_EQ(0, read_long(PARANOID, &now));
 	ASSERT_EQ(variant->level, now);
 }
 
 FIXTURE_TEARDOWN(paranoid)
 {
 	if (self->restore)
-		EXPECT_EQ(0, write_int(PARANOID, self->saved));
+		EXPECT_EQ(0, write_long(PARANOID, self->saved));
 }
 
 static void check(struct __test_metadata *_metadata,
@@ -486,10 +444,7 @@ TEST(unpriv_task_same_uid_not_dumpable)
 	ASSERT_EQ(1, read(ready[0], &c, 1));
 	close(ready[0]);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	child = fork();

@@ -2,7 +2,8 @@
 /*
  * Helpers for tests that count page faults exactly: take every fault the
  * test process itself would take before the measured region, and fault in
- * a known number of fresh pages inside it.
+ * a known number of fresh pages inside it (touch_fresh_pages(), in
+ * perf_test.h).
  */
 #ifndef PERF_EVENTS_SELFTEST_PREFAULT_H
 #define PERF_EVENTS_SELFTEST_PREFAULT_H
@@ -11,6 +12,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include "perf_test.h"
 
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ	22
@@ -55,23 +58,6 @@ static inline void prefault_self(void)
 			perm[1] == 'w' ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
 	}
 	fclose(f);
-}
-
-/* Fault in @n fresh anonymous pages, exactly one fault each. */
-static inline void touch_fresh_pages(int n)
-{
-	long psz = sysconf(_SC_PAGESIZE);
-	char *p = mmap(NULL, n * psz, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	int i;
-
-	if (p == MAP_FAILED)
-		return;
-	for (i = 0; i < n; i++) {
-		p[i * psz] = 1;
-		/* one store per page, none merged or dropped */
-		asm volatile("" ::: "memory");
-	}
 }
 
 #endif /* PERF_EVENTS_SELFTEST_PREFAULT_H */

@@ -13,16 +13,12 @@
 #define PERF_EVENTS_SELFTEST_RB_COMMON_H
 
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
+
+#include "perf_test.h"
 
 #define RB_SAMPLE_TYPE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
 			 PERF_SAMPLE_ID | PERF_SAMPLE_PERIOD)
@@ -57,12 +53,6 @@ static inline long rb_page_size(void)
 	return sysconf(_SC_PAGESIZE);
 }
 
-static inline int rb_sys_open(struct perf_event_attr *attr, pid_t pid,
-			      int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
 /*
  * A disabled software event sampling every occurrence of @config in user
  * mode (exclude_kernel, so that it also opens unprivileged at
@@ -70,16 +60,10 @@ static inline int rb_sys_open(struct perf_event_attr *attr, pid_t pid,
  */
 static inline void rb_attr(struct perf_event_attr *attr, __u64 config)
 {
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = PERF_TYPE_SOFTWARE;
-	attr->config = config;
+	perf_attr_user(attr, PERF_TYPE_SOFTWARE, config);
 	attr->sample_period = 1;
 	attr->sample_type = RB_SAMPLE_TYPE;
 	attr->read_format = PERF_FORMAT_LOST;
-	attr->disabled = 1;
-	attr->exclude_kernel = 1;
-	attr->exclude_hv = 1;
 }
 
 static inline int rb_open_faults(pid_t pid, int cpu)
@@ -87,7 +71,7 @@ static inline int rb_open_faults(pid_t pid, int cpu)
 	struct perf_event_attr attr;
 
 	rb_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
-	return rb_sys_open(&attr, pid, cpu, -1, 0);
+	return sys_perf_event_open(&attr, pid, cpu, -1, 0);
 }
 
 /*
@@ -262,15 +246,6 @@ static inline int rb_read_lost(int fd, __u64 *count, __u64 *lost)
 	return 0;
 }
 
-static inline __u64 rb_event_id(int fd)
-{
-	__u64 id = 0;
-
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
-		return 0;
-	return id;
-}
-
 /*
  * perf_event_max_sample_rate bounds the samples an event may take per
  * tick (rate / HZ; then it is throttled and its samples are neither
@@ -279,45 +254,24 @@ static inline __u64 rb_event_id(int fd)
  * raise it for their run and put it back afterwards.
  */
 #define RB_SAMPLE_RATE	1000000
+#define RB_RATE_PATH	SYSCTL("perf_event_max_sample_rate")
 
+/* Raise the limit to RB_SAMPLE_RATE: the old value, -1 if unchanged. */
 static inline int rb_raise_sample_rate(void)
 {
-	char buf[32];
-	int fd, n, old = -1;
+	long old;
 
-	fd = open("/proc/sys/kernel/perf_event_max_sample_rate", O_RDWR);
-	if (fd < 0)
+	if (read_long(RB_RATE_PATH, &old) || old < 0 || old >= RB_SAMPLE_RATE)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n > 0) {
-		buf[n] = '\0';
-		old = atoi(buf);
-	}
-	if (old >= 0 && old < RB_SAMPLE_RATE) {
-		n = snprintf(buf, sizeof(buf), "%d\n", RB_SAMPLE_RATE);
-		if (pwrite(fd, buf, n, 0) != n)
-			old = -1;
-	} else {
-		old = -1;
-	}
-	close(fd);
+	if (write_long(RB_RATE_PATH, RB_SAMPLE_RATE))
+		return -1;
 	return old;
 }
 
 static inline void rb_restore_sample_rate(int old)
 {
-	char buf[32];
-	int fd, n;
-
-	if (old < 0)
-		return;
-	fd = open("/proc/sys/kernel/perf_event_max_sample_rate", O_WRONLY);
-	if (fd < 0)
-		return;
-	n = snprintf(buf, sizeof(buf), "%d\n", old);
-	if (write(fd, buf, n) != n)
-		old = -1;
-	close(fd);
+	if (old >= 0)
+		write_long(RB_RATE_PATH, old);
 }
 
 #endif /* PERF_EVENTS_SELFTEST_RB_COMMON_H */

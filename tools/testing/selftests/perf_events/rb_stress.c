@@ -33,9 +33,9 @@
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 #include "rb_common.h"
 
 #define NR_WORKERS	4
@@ -79,15 +79,6 @@ static struct {
 	__u64 bad, foreign, throttle;
 } S;
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 static int add_event(int fd, int buf)
 {
 	struct ev *e = &S.ev[S.nr_ev];
@@ -95,7 +86,7 @@ static int add_event(int fd, int buf)
 	if (fd < 0 || S.nr_ev == MAX_EVENTS)
 		return -1;
 	e->fd = fd;
-	e->id = rb_event_id(fd);
+	e->id = perf_event_id(fd);
 	e->buf = buf;
 	return S.nr_ev++;
 }
@@ -163,34 +154,20 @@ static void check_overwrite(int b, int evi)
 	}
 }
 
-static char *fresh(int n)
-{
-	char *p = mmap(NULL, (size_t)n * rb_page_size(), PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
 static void *worker(void *arg)
 {
 	struct worker *w = arg;
-	long psz = rb_page_size();
 	char *last;
-	int i, n = 0;
+	int n = 0;
 
-	pin(w->cpu);
-	last = fresh(1);
+	pin_to_cpu(w->cpu);
+	last = fresh_pages(1);
 	__atomic_store_n(&w->tid, gettid(), __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&S.go, __ATOMIC_ACQUIRE))
 		usleep(1000);
 	while (!__atomic_load_n(&S.stop, __ATOMIC_ACQUIRE)) {
-		char *p = fresh(4);
-
-		if (!p)
+		if (touch_fresh_pages(4))
 			break;
-		for (i = 0; i < 4; i++)
-			p[i * psz] = 1;
-		munmap(p, 4 * psz);
 		if (!(++n % 32))
 			sched_yield();
 	}
@@ -269,7 +246,7 @@ TEST_F_TIMEOUT(stress, samplers_and_slow_reader, 600)
 	/* per-CPU shared buffers, each with a leader event of this thread */
 	for (c = 0; c < S.ncpu; c++) {
 		rb_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS_MIN);
-		fd = rb_sys_open(&attr, 0, S.cpus[c], -1, 0);
+		fd = sys_perf_event_open(&attr, 0, S.cpus[c], -1, 0);
 		ASSERT_GE(fd, 0);
 		b = S.nr_buf++;
 		ASSERT_EQ(0, rb_mmap(&S.buf[b].rb, fd, 4, PROT_READ | PROT_WRITE));
@@ -296,7 +273,7 @@ TEST_F_TIMEOUT(stress, samplers_and_slow_reader, 600)
 
 		/* minor faults on its CPU, into that CPU's shared buffer */
 		rb_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS_MIN);
-		fd = rb_sys_open(&attr, w->tid, w->cpu, -1, 0);
+		fd = sys_perf_event_open(&attr, w->tid, w->cpu, -1, 0);
 		ASSERT_GE(fd, 0);
 		for (c = 0; S.cpus[c] != w->cpu; c++)
 			;
@@ -316,7 +293,7 @@ TEST_F_TIMEOUT(stress, samplers_and_slow_reader, 600)
 		rb_attr(&attr, PERF_COUNT_SW_CONTEXT_SWITCHES);
 		attr.exclude_kernel = 0;
 		attr.write_backward = 1;
-		fd = rb_sys_open(&attr, w->tid, -1, -1, 0);
+		fd = sys_perf_event_open(&attr, w->tid, -1, -1, 0);
 		ASSERT_GE(fd, 0);
 		ovw_buf = S.nr_buf++;
 		S.buf[ovw_buf].overwrite = 1;
@@ -325,7 +302,7 @@ TEST_F_TIMEOUT(stress, samplers_and_slow_reader, 600)
 		ASSERT_GE(ovw_ev, 0);
 	}
 
-	page = fresh(S.ncpu);
+	page = fresh_pages(S.ncpu);
 	ASSERT_NE(NULL, page);
 	for (i = 0; i < S.nr_ev; i++)
 		ASSERT_EQ(0, ioctl(S.ev[i].fd, PERF_EVENT_IOC_ENABLE, 0));
@@ -339,7 +316,7 @@ TEST_F_TIMEOUT(stress, samplers_and_slow_reader, 600)
 
 	/* flush each shared buffer: drain it, then one write on its CPU */
 	for (c = 0; c < S.ncpu; c++) {
-		pin(S.cpus[c]);
+		pin_to_cpu(S.cpus[c]);
 		drain(leader_buf[c]);
 		__atomic_store_n(page + c * rb_page_size(), 1, __ATOMIC_RELAXED);
 	}

@@ -24,9 +24,9 @@
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 #include "prefault.h"
 
 #define NR_PAGES	16
@@ -34,20 +34,11 @@
 			 PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID | \
 			 PERF_FORMAT_GROUP | PERF_FORMAT_LOST)
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
 static int open_sw(__u64 config, __u64 read_format, int group_fd)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = config;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, config);
 	attr.read_format = read_format;
 	attr.disabled = 1;
 	return sys_perf_event_open(&attr, 0, -1, group_fd, 0);
@@ -87,32 +78,6 @@ static void warm_up(void)
 	touch_fresh_pages(1);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	close(fd);
-}
-
-static __u64 thread_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-/* Spin until this thread has used @ns of CPU time. */
-static void burn_cpu(__u64 ns)
-{
-	__u64 end = thread_ns() + ns;
-
-	while (thread_ns() < end)
-		;
-}
-
-static __u64 event_id(int fd)
-{
-	__u64 id = 0;
-
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
-		return 0;
-	return id;
 }
 
 /* One parsed entry of a read, whatever the layout. */
@@ -198,7 +163,7 @@ TEST(single_event_all_formats)
 		if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
 			EXPECT_LT(0, r.running);
 		if (fmt & PERF_FORMAT_ID)
-			EXPECT_EQ(event_id(fd), r.e[0].id);
+			EXPECT_EQ(perf_event_id(fd), r.e[0].id);
 		if (fmt & PERF_FORMAT_LOST)
 			EXPECT_EQ(0, r.e[0].lost);
 
@@ -232,7 +197,7 @@ TEST(group_leader_all_formats)
 		fd[2] = open_sw(PERF_COUNT_SW_PAGE_FAULTS_MIN, fmt, fd[0]);
 		ASSERT_LE(0, fd[2]);
 		for (i = 0; i < 3; i++)
-			ids[i] = event_id(fd[i]);
+			ids[i] = perf_event_id(fd[i]);
 		EXPECT_NE(ids[0], ids[1]);
 		EXPECT_NE(ids[0], ids[2]);
 		EXPECT_NE(ids[1], ids[2]);
@@ -298,9 +263,9 @@ TEST(group_read_through_sibling)
 	ASSERT_EQ((ssize_t)expected_size(fmt, 2), read(sib, buf, sizeof(buf)));
 	parse(buf, fmt, &r);
 	EXPECT_EQ(2, r.nr);
-	EXPECT_EQ(event_id(leader), r.e[0].id);
+	EXPECT_EQ(perf_event_id(leader), r.e[0].id);
 	EXPECT_EQ(NR_PAGES, r.e[0].value);
-	EXPECT_EQ(event_id(sib), r.e[1].id);
+	EXPECT_EQ(perf_event_id(sib), r.e[1].id);
 	EXPECT_EQ(0, r.e[1].value);
 }
 
@@ -317,8 +282,7 @@ TEST(unknown_read_format_bit)
 
 TEST(enabled_time_frozen_while_disabled)
 {
-	__u64 fmt = PERF_FORMAT_TOTAL_TIME_ENABLED |
-		    PERF_FORMAT_TOTAL_TIME_RUNNING;
+	__u64 fmt = READ_FORMAT_TIMES;
 	__u64 a[3], b[3];
 	int fd;
 

@@ -28,42 +28,25 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 
-#define PMU_DIR		"/sys/bus/event_source/devices/test_pmu"
 #define SIG		(SIGRTMIN + 1)
 #define BIG_PERIOD	0x10000000000ULL	/* never reached here */
-
-static int read_int(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
 
 static int open_event(__u32 type, __u64 config, __u64 period, int inherit)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = type;
-	attr.config = config;
+	perf_attr_init(&attr, type, config);
 	attr.sample_period = period;
 	attr.disabled = 1;
 	attr.inherit = inherit;
 	attr.exclude_kernel = type == PERF_TYPE_SOFTWARE;
-	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	return sys_perf_event_open(&attr, 0, -1, -1, 0);
 }
 
 static int open_faults(__u64 period)
@@ -110,39 +93,6 @@ static int hups(int ms)
 	return n;
 }
 
-static uint64_t count_of(int fd)
-{
-	uint64_t v;
-
-	if (read(fd, &v, sizeof(v)) != sizeof(v))
-		return UINT64_MAX;
-	return v;
-}
-
-static void touch_pages(int n)
-{
-	long psz = sysconf(_SC_PAGESIZE);
-	char *p = mmap(NULL, n * psz, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	int i;
-
-	if (p == MAP_FAILED)
-		return;
-	for (i = 0; i < n; i++) {
-		p[i * psz] = 1;
-		asm volatile("" ::: "memory");
-	}
-	munmap(p, n * psz);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 /* burn CPU (the test PMU counts running time) until a POLL_HUP or @ms */
 static int spin_for_hup(int ms)
 {
@@ -184,8 +134,8 @@ TEST(refresh_zero_enables_without_limit)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, set_async(fd));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_REFRESH, 0));
-	touch_pages(20);
-	c = count_of(fd);
+	touch_fresh_pages(20);
+	c = perf_read_count(fd);
 	EXPECT_LE(20, c);
 	EXPECT_EQ(0, hups(0));
 	close(fd);
@@ -199,21 +149,21 @@ TEST(refresh_disables_after_n_overflows)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, set_async(fd));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_REFRESH, 3));
-	touch_pages(30);
+	touch_fresh_pages(30);
 	/* the third fault used the limit up: POLL_HUP, and the event is off */
 	EXPECT_EQ(1, hups(2000));
-	c1 = count_of(fd);
+	c1 = perf_read_count(fd);
 	EXPECT_LE(3, c1);
 	EXPECT_GT(30, c1);
-	touch_pages(30);
-	c2 = count_of(fd);
+	touch_fresh_pages(30);
+	c2 = perf_read_count(fd);
 	EXPECT_EQ(c1, c2);
 
 	/* a new REFRESH counts again, up to the new limit */
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_REFRESH, 2));
-	touch_pages(30);
+	touch_fresh_pages(30);
 	EXPECT_EQ(1, hups(2000));
-	c2 = count_of(fd);
+	c2 = perf_read_count(fd);
 	EXPECT_LE(c1 + 2, c2);
 	EXPECT_GT(c1 + 30, c2);
 	close(fd);
@@ -233,14 +183,11 @@ TEST(refresh_limit_reached_at_context_switch)
 	uint64_t c1, c2;
 	int fd, i;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
 	attr.sample_period = 1;
 	attr.disabled = 1;
 	/* a switch happens in the kernel: exclude_kernel would count none */
-	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, set_async(fd));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_REFRESH, 2));
@@ -248,13 +195,13 @@ TEST(refresh_limit_reached_at_context_switch)
 	for (i = 0; i < 50; i++)
 		nanosleep(&nap, NULL);
 	EXPECT_EQ(1, hups(2000));
-	c1 = count_of(fd);
+	c1 = perf_read_count(fd);
 	EXPECT_LE(2, c1);
 	EXPECT_GT(10, c1) TH_LOG("%llu context switches counted after the limit of 2",
 				 (unsigned long long)c1);
 	for (i = 0; i < 50; i++)
 		nanosleep(&nap, NULL);
-	c2 = count_of(fd);
+	c2 = perf_read_count(fd);
 	EXPECT_EQ(c1, c2);
 	close(fd);
 }
@@ -267,15 +214,15 @@ TEST(period_takes_effect_on_running_event)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, set_async(fd));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_REFRESH, 1));
-	touch_pages(20);
+	touch_fresh_pages(20);
 	EXPECT_EQ(0, hups(0));
-	EXPECT_LE(20, count_of(fd));
+	EXPECT_LE(20, perf_read_count(fd));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PERIOD, &period));
-	touch_pages(20);
+	touch_fresh_pages(20);
 	EXPECT_EQ(1, hups(2000));
-	c1 = count_of(fd);
-	touch_pages(20);
-	c2 = count_of(fd);
+	c1 = perf_read_count(fd);
+	touch_fresh_pages(20);
+	c2 = perf_read_count(fd);
 	EXPECT_EQ(c1, c2);
 	close(fd);
 }
@@ -310,16 +257,13 @@ TEST(period_errors)
 	close(fd);
 
 	/* in frequency mode the value is a frequency, capped by the sysctl */
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_PAGE_FAULTS_MIN;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN);
 	attr.freq = 1;
 	attr.sample_freq = 10;
 	attr.disabled = 1;
-	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_LE(0, fd);
-	v = read_int("/proc/sys/kernel/perf_event_max_sample_rate");
+	v = read_int(SYSCTL("perf_event_max_sample_rate"));
 	ASSERT_LT(0, (int64_t)v);
 	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PERIOD, &v));
 	v++;
@@ -336,7 +280,7 @@ FIXTURE(tpmu) {
 
 FIXTURE_SETUP(tpmu)
 {
-	self->type = read_int(PMU_DIR "/type");
+	self->type = read_int(TEST_PMU_DIR "/type");
 	if (self->type < 0)
 		SKIP(return, "no test_pmu (CONFIG_PERF_TEST_PMU)");
 }
@@ -357,16 +301,16 @@ TEST_F(tpmu, refresh_disables_after_n_overflows)
 	ASSERT_EQ(0, set_async(fd));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_REFRESH, 3));
 	ASSERT_EQ(1, spin_for_hup(5000));
-	c1 = count_of(fd);
+	c1 = perf_read_count(fd);
 	/* three periods went by before the third overflow */
 	EXPECT_LE(3 * TPMU_PERIOD, c1);
 	spin_for_hup(50);
-	c2 = count_of(fd);
+	c2 = perf_read_count(fd);
 	EXPECT_EQ(c1, c2);
 
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_REFRESH, 1));
 	ASSERT_EQ(1, spin_for_hup(5000));
-	c2 = count_of(fd);
+	c2 = perf_read_count(fd);
 	EXPECT_LE(c1 + TPMU_PERIOD, c2);
 	close(fd);
 }
@@ -380,13 +324,13 @@ TEST_F(tpmu, period_takes_effect_on_running_event)
 	ASSERT_EQ(0, set_async(fd));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_REFRESH, 1));
 	EXPECT_EQ(0, spin_for_hup(50));
-	c1 = count_of(fd);
+	c1 = perf_read_count(fd);
 	EXPECT_LT(0, c1);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PERIOD, &period));
 	ASSERT_EQ(1, spin_for_hup(5000));
-	c1 = count_of(fd);
+	c1 = perf_read_count(fd);
 	spin_for_hup(50);
-	c2 = count_of(fd);
+	c2 = perf_read_count(fd);
 	EXPECT_EQ(c1, c2);
 	close(fd);
 }
@@ -399,9 +343,9 @@ TEST_F(tpmu, sampling_without_buffer_counts)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	spin_for_hup(30);
-	c1 = count_of(fd);
+	c1 = perf_read_count(fd);
 	spin_for_hup(30);
-	c2 = count_of(fd);
+	c2 = perf_read_count(fd);
 	/* no limit: overflows do not stop it */
 	EXPECT_LT(c1, c2);
 	close(fd);

@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -34,25 +35,11 @@
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 #include "prefault.h"
 #include "rb_common.h"
 
 #define SAMPLE_SIZE	sizeof(struct rb_sample)
-
-/* Fresh, untouched anonymous pages: each first touch is one fault. */
-static char *fresh_pages(int n)
-{
-	char *p = mmap(NULL, (size_t)n * rb_page_size(), PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
-static void touch_page(char *pages, int i)
-{
-	pages[(size_t)i * rb_page_size()] = 1;
-	asm volatile("" ::: "memory");
-}
 
 /* Fault @n pages of @pages, starting at page @first, with @fd enabled. */
 static void fault_pages(int fd, char *pages, int first, int n)
@@ -169,7 +156,7 @@ TEST(mmap_inherit_task)
 	rb_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.inherit = 1;
 	attr.read_format = 0;
-	fd = rb_sys_open(&attr, 0, -1, -1, 0);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
 	EXPECT_EQ(-EINVAL, rb_mmap(&rb, fd, 1, PROT_READ | PROT_WRITE));
 	close(fd);
@@ -273,7 +260,7 @@ TEST(records_page_faults)
 	ASSERT_NE(NULL, pages);
 	fd = rb_open_faults(0, -1);
 	ASSERT_GE(fd, 0);
-	id = rb_event_id(fd);
+	id = perf_event_id(fd);
 	ASSERT_EQ(0, rb_mmap(&rb, fd, 4, PROT_READ | PROT_WRITE));
 	prev = rb_head(&rb);
 	ASSERT_EQ(0, prev);
@@ -324,7 +311,7 @@ TEST(full_buffer_lost)
 	ASSERT_NE(NULL, pages);
 	fd = rb_open_faults(0, -1);
 	ASSERT_GE(fd, 0);
-	id = rb_event_id(fd);
+	id = perf_event_id(fd);
 	ASSERT_EQ(0, rb_mmap(&rb, fd, 1, PROT_READ | PROT_WRITE));
 	fault_pages(fd, pages, 0, n);
 
@@ -413,7 +400,7 @@ TEST(write_backward)
 	ASSERT_NE(NULL, pages);
 	rb_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.write_backward = 1;
-	fd = rb_sys_open(&attr, 0, -1, -1, 0);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, rb_mmap(&rb, fd, 2, PROT_READ));
 	fault_pages(fd, pages, 0, n);
@@ -438,7 +425,7 @@ TEST(write_backward_set_output)
 
 	rb_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.write_backward = 1;
-	bwd = rb_sys_open(&attr, 0, -1, -1, 0);
+	bwd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(bwd, 0);
 	fwd = rb_open_faults(0, -1);
 	ASSERT_GE(fwd, 0);
@@ -448,16 +435,6 @@ TEST(write_backward_set_output)
 	rb_unmap(&rb);
 	close(fwd);
 	close(bwd);
-}
-
-/* poll() with no timeout; the buffer's poll state is cleared by reading it. */
-static int poll_now(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-
-	if (poll(&p, 1, 0) < 0)
-		return -1;
-	return p.revents;
 }
 
 /*
@@ -476,7 +453,7 @@ TEST(wakeup_events)
 	ASSERT_NE(NULL, pages);
 	rb_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.wakeup_events = 4;
-	fd = rb_sys_open(&attr, 0, -1, -1, 0);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, rb_mmap(&rb, fd, 2, PROT_READ | PROT_WRITE));
 	EXPECT_EQ(0, poll_now(fd));
@@ -508,7 +485,7 @@ TEST(wakeup_watermark)
 	rb_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.watermark = 1;
 	attr.wakeup_watermark = 5 * SAMPLE_SIZE;
-	fd = rb_sys_open(&attr, 0, -1, -1, 0);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, rb_mmap(&rb, fd, 2, PROT_READ | PROT_WRITE));
 	for (i = 1; i <= 11; i++) {
@@ -549,7 +526,7 @@ TEST(pause_output)
 	ASSERT_NE(NULL, pages);
 	fd = rb_open_faults(0, -1);
 	ASSERT_GE(fd, 0);
-	id = rb_event_id(fd);
+	id = perf_event_id(fd);
 	/* no buffer: nothing to pause */
 	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
 	EXPECT_EQ(EINVAL, errno);
@@ -594,8 +571,8 @@ TEST(set_output_shared)
 	ASSERT_GE(a, 0);
 	b = rb_open_faults(0, -1);
 	ASSERT_GE(b, 0);
-	ida = rb_event_id(a);
-	idb = rb_event_id(b);
+	ida = perf_event_id(a);
+	idb = perf_event_id(b);
 
 	/* the target has no buffer yet */
 	EXPECT_EQ(-1, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
@@ -757,7 +734,7 @@ TEST(set_output_clock)
 	rb_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.use_clockid = 1;
 	attr.clockid = CLOCK_MONOTONIC_RAW;
-	b = rb_sys_open(&attr, 0, -1, -1, 0);
+	b = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(b, 0);
 	ASSERT_EQ(0, rb_mmap(&rb, a, 1, PROT_READ | PROT_WRITE));
 	EXPECT_EQ(-1, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
@@ -777,37 +754,8 @@ TEST(set_output_clock)
  * The sysctls are changed here and restored by the test process itself
  * after the work, which runs in a forked child, whatever the child did.
  */
-static int sysctl_read(const char *name)
-{
-	char path[128], buf[32];
-	int fd, n;
-
-	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return INT32_MIN;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return INT32_MIN;
-	buf[n] = '\0';
-	return atoi(buf);
-}
-
-static int sysctl_write(const char *name, int val)
-{
-	char path[128], buf[32];
-	int fd, n, ok;
-
-	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	n = snprintf(buf, sizeof(buf), "%d\n", val);
-	ok = write(fd, buf, n) == n;
-	close(fd);
-	return ok ? 0 : -1;
-}
+#define MLOCK_KB	SYSCTL("perf_event_mlock_kb")
+#define PARANOID	SYSCTL("perf_event_paranoid")
 
 /* Drop CAP_IPC_LOCK from the effective and permitted sets. */
 static int drop_ipc_lock(void)
@@ -866,16 +814,19 @@ static int mlock_child(enum mlock_who who, long rlim_pages, int nr)
 	return WEXITSTATUS(st);
 }
 
+/* LONG_MIN: the sysctl could not be read, and is not restored */
 FIXTURE(mlock) {
-	int mlock_kb;
-	int paranoid;
+	long mlock_kb;
+	long paranoid;
 };
 
 FIXTURE_SETUP(mlock)
 {
-	self->mlock_kb = sysctl_read("perf_event_mlock_kb");
-	self->paranoid = sysctl_read("perf_event_paranoid");
-	if (self->mlock_kb == INT32_MIN || self->paranoid == INT32_MIN)
+	if (read_long(MLOCK_KB, &self->mlock_kb))
+		self->mlock_kb = LONG_MIN;
+	if (read_long(PARANOID, &self->paranoid))
+		self->paranoid = LONG_MIN;
+	if (self->mlock_kb == LONG_MIN || self->paranoid == LONG_MIN)
 		SKIP(return, "no perf sysctls");
 	if (geteuid())
 		SKIP(return, "needs root to change the sysctls");
@@ -883,10 +834,10 @@ FIXTURE_SETUP(mlock)
 
 FIXTURE_TEARDOWN(mlock)
 {
-	if (self->mlock_kb != INT32_MIN)
-		sysctl_write("perf_event_mlock_kb", self->mlock_kb);
-	if (self->paranoid != INT32_MIN)
-		sysctl_write("perf_event_paranoid", self->paranoid);
+	if (self->mlock_kb != LONG_MIN)
+		write_long(MLOCK_KB, self->mlock_kb);
+	if (self->paranoid != LONG_MIN)
+		write_long(PARANOID, self->paranoid);
 }
 
 /*
@@ -899,8 +850,8 @@ TEST_F(mlock, rlimit_without_cap_ipc_lock)
 {
 	int r;
 
-	ASSERT_EQ(0, sysctl_write("perf_event_mlock_kb", 0));
-	ASSERT_EQ(0, sysctl_write("perf_event_paranoid", 2));
+	ASSERT_EQ(0, write_long(MLOCK_KB, 0));
+	ASSERT_EQ(0, write_long(PARANOID, 2));
 	r = mlock_child(ROOT_NO_CAP, 4, 1);
 	EXPECT_EQ(1, r);
 	r = mlock_child(ROOT_NO_CAP, 4, 2);
@@ -912,18 +863,18 @@ TEST_F(mlock, rlimit_without_cap_ipc_lock)
 /* CAP_IPC_LOCK lifts the limit. */
 TEST_F(mlock, rlimit_with_cap_ipc_lock)
 {
-	ASSERT_EQ(0, sysctl_write("perf_event_mlock_kb", 0));
-	ASSERT_EQ(0, sysctl_write("perf_event_paranoid", 2));
+	ASSERT_EQ(0, write_long(MLOCK_KB, 0));
+	ASSERT_EQ(0, write_long(PARANOID, 2));
 	EXPECT_EQ(4, mlock_child(ROOT_WITH_CAP, 0, 4));
 }
 
 /* perf_event_paranoid = -1 lifts it too; 0 and 1 do not. */
 TEST_F(mlock, rlimit_paranoid)
 {
-	ASSERT_EQ(0, sysctl_write("perf_event_mlock_kb", 0));
-	ASSERT_EQ(0, sysctl_write("perf_event_paranoid", 0));
+	ASSERT_EQ(0, write_long(MLOCK_KB, 0));
+	ASSERT_EQ(0, write_long(PARANOID, 0));
 	EXPECT_EQ(100 + EPERM, mlock_child(ROOT_NO_CAP, 0, 1));
-	ASSERT_EQ(0, sysctl_write("perf_event_paranoid", -1));
+	ASSERT_EQ(0, write_long(PARANOID, -1));
 	EXPECT_EQ(3, mlock_child(ROOT_NO_CAP, 0, 3));
 	EXPECT_EQ(3, mlock_child(NOBODY, 0, 3));
 }
@@ -938,8 +889,8 @@ TEST_F(mlock, per_user_allowance)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int kb = 3 * rb_page_size() / 1024;
 
-	ASSERT_EQ(0, sysctl_write("perf_event_mlock_kb", kb));
-	ASSERT_EQ(0, sysctl_write("perf_event_paranoid", 2));
+	ASSERT_EQ(0, write_long(MLOCK_KB, kb));
+	ASSERT_EQ(0, write_long(PARANOID, 2));
 	EXPECT_EQ(ncpu, mlock_child(NOBODY, 0, ncpu));
 	EXPECT_EQ(100 + EPERM, mlock_child(NOBODY, 0, ncpu + 1));
 	/* room in RLIMIT_MEMLOCK takes the overflow */

@@ -26,9 +26,9 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 #include "prefault.h"
 
 #if defined(__x86_64__)
@@ -45,8 +45,6 @@
 #define DATA_PAGES	16
 #define CANARY		0x5a17c0debadc0ffeULL
 #define STACK_DUMP	1024
-
-#define OPAQUE(f) ({ __auto_type __p = (f); asm volatile("" : "+r"(__p)); __p; })
 
 static long page_size;
 
@@ -78,12 +76,6 @@ static void fault_here(char *p)
 	asm volatile("" : : "r"(&canary) : "memory");
 }
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
 struct sampler {
 	int fd;
 	void *base;
@@ -95,27 +87,19 @@ struct sampler {
 /* The page-fault sampler every test starts from, disabled. */
 static void fault_attr(struct perf_event_attr *attr, __u64 sample_type)
 {
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = PERF_TYPE_SOFTWARE;
-	attr->config = PERF_COUNT_SW_PAGE_FAULTS;
+	perf_attr_user(attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
 	attr->sample_period = 1;
 	attr->sample_type = sample_type;
-	attr->disabled = 1;
-	attr->exclude_kernel = 1;
-	attr->exclude_hv = 1;
 }
 
 /* Open @attr on this task and map its buffer; 0 or -errno. */
 static int sampler_open(struct sampler *s, struct perf_event_attr *attr,
 			int group_fd)
 {
-	size_t len = (1 + DATA_PAGES) * page_size;
-
 	s->fd = sys_perf_event_open(attr, 0, -1, group_fd, 0);
 	if (s->fd < 0)
 		return -errno;
-	s->base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
+	s->base = perf_map_ring(s->fd, DATA_PAGES);
 	if (s->base == MAP_FAILED)
 		return -errno;
 	s->pg = s->base;
@@ -123,15 +107,6 @@ static int sampler_open(struct sampler *s, struct perf_event_attr *attr,
 	if (ioctl(s->fd, PERF_EVENT_IOC_ID, &s->id))
 		return -errno;
 	return 0;
-}
-
-/* A fresh page nothing has touched yet: the next store to it faults. */
-static char *fresh_page(void)
-{
-	char *p = mmap(NULL, page_size, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
 }
 
 /* Enable, fault once on @p from fault_here(), disable. */
@@ -279,14 +254,6 @@ static int walk(struct __test_metadata *_metadata, struct sampler *s,
 	return samples;
 }
 
-static __u64 now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 /* IP of a fault in fault_here(): inside its few instructions */
 static int ip_in_fault_here(__u64 ip)
 {
@@ -313,12 +280,12 @@ TEST(fixed_fields)
 	attr.use_clockid = 1;
 	attr.clockid = CLOCK_MONOTONIC;
 	ASSERT_EQ(0, sampler_open(&s, &attr, -1));
-	p = fresh_page();
+	p = fresh_pages(1);
 	ASSERT_NE(NULL, p);
 
-	t0 = now_ns(CLOCK_MONOTONIC);
+	t0 = clock_ns(CLOCK_MONOTONIC);
 	provoke(&s, p);
-	t1 = now_ns(CLOCK_MONOTONIC);
+	t1 = clock_ns(CLOCK_MONOTONIC);
 
 	ASSERT_GE(walk(_metadata, &s, &attr, p, &smp, &found), 1);
 	ASSERT_TRUE(found);
@@ -355,7 +322,7 @@ TEST(size_is_header_plus_fields)
 	page_size = sysconf(_SC_PAGESIZE);
 	fault_attr(&attr, type);
 	ASSERT_EQ(0, sampler_open(&s, &attr, -1));
-	provoke(&s, fresh_page());
+	provoke(&s, fresh_pages(1));
 	ASSERT_GT(s.pg->data_head, 0);
 	h = (void *)s.data;
 	/* the first record is a sample; five u64 fields follow its header */
@@ -375,7 +342,7 @@ TEST(time_is_monotonic)
 	fault_attr(&attr, PERF_SAMPLE_TIME);
 	ASSERT_EQ(0, sampler_open(&s, &attr, -1));
 	for (i = 0; i < 4; i++)
-		ASSERT_NE(NULL, p[i] = fresh_page());
+		ASSERT_NE(NULL, p[i] = fresh_pages(1));
 	prefault_self();
 	ioctl(s.fd, PERF_EVENT_IOC_ENABLE, 0);
 	for (i = 0; i < 4; i++)
@@ -413,7 +380,7 @@ TEST(read_single)
 			   PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID |
 			   PERF_FORMAT_LOST;
 	ASSERT_EQ(0, sampler_open(&s, &attr, -1));
-	p = fresh_page();
+	p = fresh_pages(1);
 	provoke(&s, p);
 	ASSERT_GE(walk(_metadata, &s, &attr, p, &smp, &found), 1);
 	ASSERT_TRUE(found);
@@ -443,17 +410,14 @@ TEST(read_group)
 	ASSERT_EQ(0, sampler_open(&s, &attr, -1));
 
 	/* a counting sibling of the same kind: it sees the same faults */
-	memset(&sib, 0, sizeof(sib));
-	sib.size = sizeof(sib);
-	sib.type = PERF_TYPE_SOFTWARE;
-	sib.config = PERF_COUNT_SW_PAGE_FAULTS;
+	perf_attr_init(&sib, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
 	sib.exclude_kernel = 1;
 	sib.exclude_hv = 1;
 	sfd = sys_perf_event_open(&sib, 0, -1, s.fd, 0);
 	ASSERT_GE(sfd, 0);
 	ASSERT_EQ(0, ioctl(sfd, PERF_EVENT_IOC_ID, &sib_id));
 
-	p = fresh_page();
+	p = fresh_pages(1);
 	prefault_self();
 	ioctl(s.fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 	OPAQUE(fault_here)(p);
@@ -490,7 +454,7 @@ TEST(callchain_user)
 	fault_attr(&attr, PERF_SAMPLE_IP | PERF_SAMPLE_ADDR |
 		   PERF_SAMPLE_CALLCHAIN);
 	ASSERT_EQ(0, sampler_open(&s, &attr, -1));
-	p = fresh_page();
+	p = fresh_pages(1);
 	provoke(&s, p);
 	ASSERT_GE(walk(_metadata, &s, &attr, p, &smp, &found), 1);
 	ASSERT_TRUE(found);
@@ -518,7 +482,7 @@ TEST(callchain_max_stack)
 	fault_attr(&attr, PERF_SAMPLE_ADDR | PERF_SAMPLE_CALLCHAIN);
 	attr.sample_max_stack = 1;
 	ASSERT_EQ(0, sampler_open(&s, &attr, -1));
-	p = fresh_page();
+	p = fresh_pages(1);
 	provoke(&s, p);
 	ASSERT_GE(walk(_metadata, &s, &attr, p, &smp, &found), 1);
 	ASSERT_TRUE(found);
@@ -539,7 +503,7 @@ TEST(callchain_exclude_user)
 	fault_attr(&attr, PERF_SAMPLE_ADDR | PERF_SAMPLE_CALLCHAIN);
 	attr.exclude_callchain_user = 1;
 	ASSERT_EQ(0, sampler_open(&s, &attr, -1));
-	p = fresh_page();
+	p = fresh_pages(1);
 	provoke(&s, p);
 	ASSERT_GE(walk(_metadata, &s, &attr, p, &smp, &found), 1);
 	ASSERT_TRUE(found);
@@ -560,7 +524,7 @@ TEST(regs_user)
 		   PERF_SAMPLE_REGS_USER);
 	attr.sample_regs_user = (1ULL << REG_IP) | (1ULL << REG_SP);
 	ASSERT_EQ(0, sampler_open(&s, &attr, -1));
-	p = fresh_page();
+	p = fresh_pages(1);
 	provoke(&s, p);
 	ASSERT_GE(walk(_metadata, &s, &attr, p, &smp, &found), 1);
 	ASSERT_TRUE(found);
@@ -585,7 +549,7 @@ TEST(stack_user)
 	attr.sample_regs_user = 1ULL << REG_SP;
 	attr.sample_stack_user = STACK_DUMP;
 	ASSERT_EQ(0, sampler_open(&s, &attr, -1));
-	p = fresh_page();
+	p = fresh_pages(1);
 	provoke(&s, p);
 	ASSERT_GE(walk(_metadata, &s, &attr, p, &smp, &found), 1);
 	ASSERT_TRUE(found);
@@ -657,10 +621,7 @@ TEST(sample_id_all_on_comm)
 	int comms = 0;
 
 	page_size = sysconf(_SC_PAGESIZE);
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_DUMMY;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
 	attr.sample_type = type;
 	attr.sample_id_all = 1;
 	attr.comm = 1;

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 
 #define SB_DATA_PAGES	16
 #define SB_MAX		(64 * 1024)
@@ -60,10 +61,7 @@ struct sb {
 
 static void sb_attr(struct perf_event_attr *attr)
 {
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = PERF_TYPE_SOFTWARE;
-	attr->config = PERF_COUNT_SW_DUMMY;
+	perf_attr_init(attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
 }
 
 /* Open @attr on @pid/@cpu and map a ring buffer; -errno on failure. */
@@ -72,11 +70,10 @@ static int sb_open(struct sb *sb, struct perf_event_attr *attr, pid_t pid,
 {
 	sb->pgsz = sysconf(_SC_PAGESIZE);
 	sb->len = 0;
-	sb->fd = syscall(__NR_perf_event_open, attr, pid, cpu, -1, 0);
+	sb->fd = sys_perf_event_open(attr, pid, cpu, -1, 0);
 	if (sb->fd < 0)
 		return -errno;
-	sb->base = mmap(NULL, (SB_DATA_PAGES + 1) * sb->pgsz,
-			PROT_READ | PROT_WRITE, MAP_SHARED, sb->fd, 0);
+	sb->base = perf_map_ring(sb->fd, SB_DATA_PAGES);
 	if (sb->base == MAP_FAILED) {
 		close(sb->fd);
 		return -errno;
@@ -86,7 +83,7 @@ static int sb_open(struct sb *sb, struct perf_event_attr *attr, pid_t pid,
 
 static void sb_close(struct sb *sb)
 {
-	munmap(sb->base, (SB_DATA_PAGES + 1) * sb->pgsz);
+	perf_unmap_ring(sb->base, SB_DATA_PAGES);
 	close(sb->fd);
 }
 
@@ -142,15 +139,6 @@ static int sb_count(struct sb *sb, uint32_t type)
 	while (sb_next(sb, &pos, type))
 		n++;
 	return n;
-}
-
-static void sb_pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
 }
 
 static pid_t sb_gettid(void)
@@ -583,7 +571,7 @@ TEST(fork_and_exit_records)
 	sb_attr(&attr);
 	attr.task = 1;
 	attr.inherit = 1;
-	sb_pin(0);
+	pin_to_cpu(0);
 	ASSERT_EQ(0, sb_open(&sb, &attr, 0, 0));
 	child = fork();
 	if (child == 0)
@@ -645,7 +633,7 @@ TEST(fork_records_for_comm_event)
 	sb_attr(&attr);
 	attr.comm = 1;
 	attr.inherit = 1;
-	sb_pin(0);
+	pin_to_cpu(0);
 	ASSERT_EQ(0, sb_open(&sb, &attr, 0, 0));
 	child = fork();
 	if (child == 0)
@@ -677,7 +665,7 @@ TEST(thread_fork_and_exit_records)
 	sb_attr(&attr);
 	attr.task = 1;
 	attr.inherit = 1;
-	sb_pin(0);
+	pin_to_cpu(0);
 	ASSERT_EQ(0, sb_open(&sb, &attr, 0, 0));
 	ASSERT_EQ(0, pthread_create(&th, NULL, sb_thread_fn, NULL));
 	ASSERT_EQ(0, pthread_join(th, NULL));
@@ -726,7 +714,7 @@ TEST(inherit_stat_exit_writes_no_read_record)
 	attr.task = 1;
 	attr.inherit = 1;
 	attr.inherit_stat = 1;
-	sb_pin(0);
+	pin_to_cpu(0);
 	ASSERT_EQ(0, sb_open(&sb, &attr, 0, 0));
 	child = fork();
 	if (child == 0)
@@ -842,7 +830,7 @@ TEST(switch_out_runnable_is_preempt)
 	pid_t spinner;
 
 	/* a spinner on our CPU keeps us runnable when we yield */
-	sb_pin(0);
+	pin_to_cpu(0);
 	spinner = fork();
 	if (spinner == 0) {
 		/* dies with us even when an assertion ends the test early */
@@ -885,7 +873,7 @@ TEST(switch_cpu_wide_records)
 	size_t pos = 0;
 	struct sb sb;
 
-	sb_pin(0);
+	pin_to_cpu(0);
 	sb_attr(&attr);
 	attr.context_switch = 1;
 	attr.sample_id_all = 1;

@@ -33,10 +33,7 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-
-#ifndef TRAP_PERF
-#define TRAP_PERF	6
-#endif
+#include "perf_test.h"
 
 #define ROUNDS		200
 #define SIG_COOKIE	0x5167a9ULL
@@ -83,21 +80,12 @@ static long futex(int *uaddr, int op, int val)
 	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
 }
 
-static void pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 /* A: let B go, then hit the watchpoint from the kernel and sleep at once */
 static void *thread_a(void *arg)
 {
 	int r;
 
-	pin_to(0);
+	pin_to_cpu(0);
 	for (r = 1; r <= ROUNDS; r++) {
 		while (LOAD(b_ready) != r)
 			sched_yield();
@@ -115,7 +103,7 @@ static void *thread_b(void *arg)
 {
 	int r, before;
 
-	pin_to(0);
+	pin_to_cpu(0);
 	for (r = 1; r <= ROUNDS; r++) {
 		STORE(b_ready, r);
 		while (LOAD(go) != r)
@@ -157,9 +145,7 @@ TEST(no_hit_lost_while_a_sibling_signal_is_pending)
 	sa.sa_flags = SA_SIGINFO;
 	ASSERT_EQ(0, sigaction(SIGTRAP, &sa, NULL));
 
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_BREAKPOINT;
-	attr.size = sizeof(attr);
+	perf_attr_init(&attr, PERF_TYPE_BREAKPOINT, 0);
 	attr.bp_type = HW_BREAKPOINT_RW;
 	attr.bp_addr = (uintptr_t)&word;
 	attr.bp_len = HW_BREAKPOINT_LEN_4;
@@ -174,9 +160,9 @@ TEST(no_hit_lost_while_a_sibling_signal_is_pending)
 
 	/* the creator stays off CPU 0, where A and B take turns */
 	if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
-		pin_to(1);
+		pin_to_cpu(1);
 
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
 
 	ASSERT_EQ(0, pthread_create(&a, NULL, thread_a, NULL));

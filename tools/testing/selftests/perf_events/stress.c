@@ -57,12 +57,12 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 
 #define DEFAULT_SECONDS		30
 #define MAX_SECONDS		90
@@ -109,7 +109,6 @@ struct target {
 static struct slot slots[NR_SLOTS];
 static struct target targets[NR_TARGETS];
 static pthread_rwlock_t targets_lock = PTHREAD_RWLOCK_INITIALIZER;
-static long page_size;
 static int stop;		/* set once by the main thread: __atomic */
 static pid_t reaper_tid;
 static bool hotplug;
@@ -160,20 +159,6 @@ static unsigned int rnd(unsigned int *state)
 	return x;
 }
 
-static void touch_pages(int nr)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	char *p = mmap(NULL, nr * page, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	int i;
-
-	if (p == MAP_FAILED)
-		return;
-	for (i = 0; i < nr; i++)
-		p[i * page] = 1;
-	munmap(p, nr * page);
-}
-
 /*
  * The image that targets exec: /proc/self/exe with EXEC_FLAG.  It runs
  * before the harness's main(), faults a few pages, makes a few syscalls
@@ -186,7 +171,7 @@ static void __attribute__((constructor)) exec_child(int argc, char **argv)
 
 	if (argc < 2 || strcmp(argv[1], EXEC_FLAG))
 		return;
-	touch_pages(16);
+	touch_fresh_pages(16);
 	for (i = 0; i < 200; i++)
 		getppid();
 	sched_yield();
@@ -214,13 +199,13 @@ static void target_main(unsigned int seed)
 				execve("/proc/self/exe", argv, envp);
 				_exit(3);
 			}
-			touch_pages(8);
+			touch_fresh_pages(8);
 			_exit(0);
 		}
 		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 		    WEXITSTATUS(status))
 			_exit(5);
-		touch_pages(4);
+		touch_fresh_pages(4);
 	}
 	_exit(0);
 }
@@ -355,11 +340,6 @@ static void *reaper_thread(void *arg)
 	return NULL;
 }
 
-static int perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group, 0);
-}
-
 static bool is_group(int kind)
 {
 	return kind == K_SELF_GROUP || kind == K_TARGET_GROUP;
@@ -399,7 +379,7 @@ static void slot_close(struct slot *s)
 	int i;
 
 	/* siblings first: the leader's read then never sees a short group */
-	if (s->rb && munmap(s->rb, 2 * page_size))
+	if (s->rb && perf_unmap_ring(s->rb, 1))
 		fail("munmap: errno %d", errno);
 	s->rb = NULL;
 	for (i = s->nr - 1; i >= 0; i--)
@@ -423,11 +403,8 @@ static void slot_open(struct slot *s, unsigned int *seed)
 	pid_t pid = 0;
 	int cpu = -1, i, fd, t = -1;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, 0);
+	attr.read_format = READ_FORMAT_TIMES | PERF_FORMAT_ID;
 	if (is_group(kind))
 		attr.read_format |= PERF_FORMAT_GROUP;
 	attr.inherit = kind == K_REAPER_INHERIT || kind == K_TARGET_INHERIT ||
@@ -457,7 +434,7 @@ static void slot_open(struct slot *s, unsigned int *seed)
 		attr.config = configs[rnd(seed) % 3];
 		/* a leader may start disabled; members follow their leader */
 		attr.disabled = i == 0 && (rnd(seed) & 1);
-		fd = perf_open(&attr, pid, cpu, i ? s->fd[0] : -1);
+		fd = sys_perf_event_open(&attr, pid, cpu, i ? s->fd[0] : -1, 0);
 		if (fd < 0) {
 			if (open_errno_ok(kind, i > 0, errno))
 				count(&nr_open_races);
@@ -480,8 +457,7 @@ static void slot_open(struct slot *s, unsigned int *seed)
 	 * with inherit cannot be mapped (EINVAL): only K_TARGET gets one.
 	 */
 	if (kind == K_TARGET && s->nr == nr) {
-		s->rb = mmap(NULL, 2 * page_size, PROT_READ | PROT_WRITE,
-			     MAP_SHARED, s->fd[0], 0);
+		s->rb = perf_map_ring(s->fd[0], 1);
 		if (s->rb == MAP_FAILED) {
 			/* ENODEV: a kernel without ring buffers yet */
 			if (errno == ENODEV)
@@ -671,15 +647,9 @@ static void *operator_thread(void *arg)
 /* returns 0 or -errno */
 static int cpu1_write(char c)
 {
-	int fd = open(CPU1_ONLINE, O_WRONLY);
-	int ret = 0;
+	char s[2] = { c, '\0' };
 
-	if (fd < 0)
-		return -errno;
-	if (write(fd, &c, 1) != 1)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return write_file(CPU1_ONLINE, s);
 }
 
 /* 1 online, 0 offline, -1 no such file */
@@ -801,12 +771,9 @@ FIXTURE_SETUP(stress)
 	struct perf_event_attr attr;
 	int fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 	/* every kernel with perf events has task-clock: no reason to skip */
-	fd = perf_open(&attr, 0, -1, -1);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_LE(0, fd)
 		TH_LOG("task-clock does not open: errno %d", errno);
 	close(fd);
@@ -832,7 +799,6 @@ TEST_F_TIMEOUT(stress, open_read_ioctl_poll_close_fork_exec_exit_hotplug, 180)
 	int secs = stress_seconds();
 	int i, status;
 
-	page_size = sysconf(_SC_PAGESIZE);
 	ASSERT_EQ(0, fd_snapshot(before));
 	for (i = 0; i < NR_SLOTS; i++)
 		pthread_mutex_init(&slots[i].lock, NULL);

@@ -23,10 +23,10 @@
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 #include "prefault.h"
 
 /* pages touched by one measured region */
@@ -36,53 +36,14 @@
 
 static long page_size;
 
-/* Keep the compiler from caching or dropping memory accesses across it. */
-static inline void compiler_barrier(void)
-{
-	asm volatile("" ::: "memory");
-}
-
-/*
- * Hide a function pointer from the optimizer, so that a call through it
- * is a real call to the one out-of-line copy: the warm-up pass and the
- * measured pass then run the very same code pages.
- */
-#define OPAQUE(f) ({ __auto_type __p = (f); asm volatile("" : "+r"(__p)); __p; })
-
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
 /* A counting software event, opened disabled. */
 static int open_sw(__u64 config, pid_t pid, int cpu)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = config;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, config);
 	attr.disabled = 1;
 	return sys_perf_event_open(&attr, pid, cpu, -1, 0);
-}
-
-static __u64 read_count(int fd)
-{
-	__u64 v = ~0ULL;
-
-	if (read(fd, &v, sizeof(v)) != sizeof(v))
-		return ~0ULL;
-	return v;
-}
-
-static char *map_pages(long n)
-{
-	char *p = mmap(NULL, n * page_size, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
 }
 
 /* One write per page: on a fresh anonymous mapping, one fault per page. */
@@ -100,6 +61,8 @@ static void touch_pages(char *p, long n)
  * Reset and enable @fds, touch @n pages of @p, disable @fds. Called once
  * on a warm-up mapping before the measured call, so that the ioctl path,
  * touch_pages() and the stack below this frame are all mapped already.
+ * Calls go through OPAQUE(): the warm-up pass and the measured pass then
+ * run the very same code pages.
  */
 static void measure_touch(int *fds, int nfds, char *p, long n)
 {
@@ -114,15 +77,6 @@ static void measure_touch(int *fds, int nfds, char *p, long n)
 		ioctl(fds[i], PERF_EVENT_IOC_DISABLE, 0);
 }
 
-static int pin_self(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 /* true when CPUs 0 and 1 both exist and we may run on them */
 static int have_two_cpus(void)
 {
@@ -134,14 +88,6 @@ static int have_two_cpus(void)
 	if (sched_setaffinity(0, sizeof(set), &set))
 		return 0;
 	return sysconf(_SC_NPROCESSORS_ONLN) >= 2;
-}
-
-static __u64 ts_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /*
@@ -167,10 +113,10 @@ static void fault_child(int cpu, int go, int done)
 {
 	char *p;
 
-	if (cpu >= 0 && pin_self(cpu))
+	if (cpu >= 0 && pin_to_cpu(cpu))
 		_exit(2);
 	prefault_self();
-	p = map_pages(NR_WARM + NR_PAGES);
+	p = fresh_pages(NR_WARM + NR_PAGES);
 	if (!p)
 		_exit(2);
 	if (OPAQUE(child_round)(go, done, p, NR_WARM))
@@ -247,22 +193,22 @@ TEST(faults_pid0_exact)
 	ASSERT_LE(0, fds[1]);
 	ASSERT_LE(0, fds[2]);
 	prefault_self();
-	warm = map_pages(NR_WARM);
-	p = map_pages(NR_PAGES);
+	warm = fresh_pages(NR_WARM);
+	p = fresh_pages(NR_PAGES);
 	ASSERT_NE(NULL, warm);
 	ASSERT_NE(NULL, p);
 
 	OPAQUE(measure_touch)(fds, 3, warm, NR_WARM);
 	OPAQUE(measure_touch)(fds, 3, p, NR_PAGES);
-	EXPECT_EQ(NR_PAGES, read_count(fds[0]));
-	EXPECT_EQ(NR_PAGES, read_count(fds[1]));
-	EXPECT_EQ(0, read_count(fds[2]));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fds[0]));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fds[1]));
+	EXPECT_EQ(0, perf_read_count(fds[2]));
 
 	/* the same pages again: already present, no fault at all */
 	OPAQUE(measure_touch)(fds, 3, p, NR_PAGES);
-	EXPECT_EQ(0, read_count(fds[0]));
-	EXPECT_EQ(0, read_count(fds[1]));
-	EXPECT_EQ(0, read_count(fds[2]));
+	EXPECT_EQ(0, perf_read_count(fds[0]));
+	EXPECT_EQ(0, perf_read_count(fds[1]));
+	EXPECT_EQ(0, perf_read_count(fds[2]));
 }
 
 TEST(faults_pid0_on_one_cpu)
@@ -277,22 +223,22 @@ TEST(faults_pid0_on_one_cpu)
 	fd = open_sw(PERF_COUNT_SW_PAGE_FAULTS, 0, 1);
 	ASSERT_LE(0, fd);
 	prefault_self();
-	warm = map_pages(NR_WARM);
-	p = map_pages(NR_PAGES);
-	q = map_pages(NR_PAGES);
+	warm = fresh_pages(NR_WARM);
+	p = fresh_pages(NR_PAGES);
+	q = fresh_pages(NR_PAGES);
 	ASSERT_NE(NULL, warm);
 	ASSERT_NE(NULL, p);
 	ASSERT_NE(NULL, q);
 
-	ASSERT_EQ(0, pin_self(0));
+	ASSERT_EQ(0, pin_to_cpu(0));
 	OPAQUE(measure_touch)(&fd, 1, warm, NR_WARM);
 	OPAQUE(measure_touch)(&fd, 1, p, NR_PAGES);
-	EXPECT_EQ(0, read_count(fd));
+	EXPECT_EQ(0, perf_read_count(fd));
 
-	ASSERT_EQ(0, pin_self(1));
+	ASSERT_EQ(0, pin_to_cpu(1));
 	OPAQUE(measure_touch)(&fd, 1, warm, NR_WARM);
 	OPAQUE(measure_touch)(&fd, 1, q, NR_PAGES);
-	EXPECT_EQ(NR_PAGES, read_count(fd));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fd));
 }
 
 TEST(faults_child_pid)
@@ -313,8 +259,8 @@ TEST(faults_child_pid)
 	ASSERT_EQ(0, child_step(&fc));
 	ioctl(fd[0], PERF_EVENT_IOC_DISABLE, 0);
 	ioctl(fd[1], PERF_EVENT_IOC_DISABLE, 0);
-	EXPECT_EQ(NR_PAGES, read_count(fd[0]));
-	EXPECT_EQ(NR_PAGES, read_count(fd[1]));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fd[0]));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fd[1]));
 	EXPECT_EQ(0, stop_fault_child(&fc));
 }
 
@@ -330,7 +276,7 @@ TEST(faults_cpu_wide)
 	 * Every task on CPU 1 is counted: the child runs there, we stay on
 	 * CPU 0, and nothing else in the guest takes user page faults.
 	 */
-	ASSERT_EQ(0, pin_self(0));
+	ASSERT_EQ(0, pin_to_cpu(0));
 	ASSERT_EQ(0, start_fault_child(&fc, 1));
 	fd = open_sw(PERF_COUNT_SW_PAGE_FAULTS, -1, 1);
 	ASSERT_LE(0, fd);
@@ -339,7 +285,7 @@ TEST(faults_cpu_wide)
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	ASSERT_EQ(0, child_step(&fc));
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	EXPECT_EQ(NR_PAGES, read_count(fd));
+	EXPECT_EQ(NR_PAGES, perf_read_count(fd));
 	EXPECT_EQ(0, stop_fault_child(&fc));
 }
 
@@ -352,7 +298,7 @@ TEST(context_switches_pingpong)
 	__u64 n;
 	char c;
 
-	ASSERT_EQ(0, pin_self(0));
+	ASSERT_EQ(0, pin_to_cpu(0));
 	ASSERT_EQ(0, pipe(ab));
 	ASSERT_EQ(0, pipe(ba));
 	pid = fork();
@@ -389,7 +335,7 @@ TEST(context_switches_pingpong)
 	 * upper bound only catches counting on the wrong side of a switch
 	 * or counting both sides.
 	 */
-	n = read_count(fd);
+	n = perf_read_count(fd);
 	TH_LOG("%d round trips: %llu context switches", ROUND_TRIPS,
 	       (unsigned long long)n);
 	EXPECT_LE(ROUND_TRIPS, n);
@@ -409,16 +355,16 @@ TEST(cpu_migrations_exact)
 	 * Pinned to one CPU at a time, nothing but our own affinity
 	 * changes can move us: each change is exactly one migration.
 	 */
-	ASSERT_EQ(0, pin_self(0));
+	ASSERT_EQ(0, pin_to_cpu(0));
 	fd = open_sw(PERF_COUNT_SW_CPU_MIGRATIONS, 0, -1);
 	ASSERT_LE(0, fd);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	for (i = 1; i <= MIGRATIONS; i++)
-		if (pin_self(i & 1))
+		if (pin_to_cpu(i & 1))
 			break;
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	ASSERT_EQ(MIGRATIONS + 1, i);
-	n = read_count(fd);
+	n = perf_read_count(fd);
 	EXPECT_EQ(MIGRATIONS, n);
 
 	/* no migration while staying put */
@@ -427,16 +373,7 @@ TEST(cpu_migrations_exact)
 	for (i = 0; i < 10; i++)
 		sched_yield();
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	EXPECT_EQ(0, read_count(fd));
-}
-
-/* Spin until this thread has used @ns of CPU time. */
-static void burn_cpu(__u64 ns)
-{
-	__u64 end = ts_ns(CLOCK_THREAD_CPUTIME_ID) + ns;
-
-	while (ts_ns(CLOCK_THREAD_CPUTIME_ID) < end)
-		;
+	EXPECT_EQ(0, perf_read_count(fd));
 }
 
 TEST(task_clock_and_cpu_clock)
@@ -449,19 +386,19 @@ TEST(task_clock_and_cpu_clock)
 	ASSERT_LE(0, fd_task);
 	ASSERT_LE(0, fd_cpu);
 
-	mono0 = ts_ns(CLOCK_MONOTONIC);
-	cpu0 = ts_ns(CLOCK_THREAD_CPUTIME_ID);
+	mono0 = clock_ns(CLOCK_MONOTONIC);
+	cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	ioctl(fd_task, PERF_EVENT_IOC_ENABLE, 0);
 	ioctl(fd_cpu, PERF_EVENT_IOC_ENABLE, 0);
 	burn_cpu(100000000ULL);
 	ioctl(fd_task, PERF_EVENT_IOC_DISABLE, 0);
 	ioctl(fd_cpu, PERF_EVENT_IOC_DISABLE, 0);
-	cpu1 = ts_ns(CLOCK_THREAD_CPUTIME_ID);
-	mono1 = ts_ns(CLOCK_MONOTONIC);
+	cpu1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	mono1 = clock_ns(CLOCK_MONOTONIC);
 	busy = cpu1 - cpu0;
 	wall = mono1 - mono0;
-	tc = read_count(fd_task);
-	cc = read_count(fd_cpu);
+	tc = perf_read_count(fd_task);
+	cc = perf_read_count(fd_cpu);
 	TH_LOG("busy %llu ns wall %llu ns task-clock %llu cpu-clock %llu",
 	       (unsigned long long)busy, (unsigned long long)wall,
 	       (unsigned long long)tc, (unsigned long long)cc);
@@ -480,8 +417,8 @@ TEST(task_clock_and_cpu_clock)
 
 	/* disabled: frozen */
 	burn_cpu(20000000ULL);
-	EXPECT_EQ(tc, read_count(fd_task));
-	EXPECT_EQ(cc, read_count(fd_cpu));
+	EXPECT_EQ(tc, perf_read_count(fd_task));
+	EXPECT_EQ(cc, perf_read_count(fd_cpu));
 }
 
 /*
@@ -499,20 +436,16 @@ TEST(task_clock_samples_read_the_clock_now)
 	__u64 values[256], head, off;
 	int fd, n = 0, i, short_steps = 0;
 	long psz = sysconf(_SC_PAGESIZE);
-	size_t len = 17 * psz;
 	struct perf_event_mmap_page *pg;
 	char *data;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 	attr.sample_period = period;
 	attr.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_READ;
 	attr.disabled = 1;
-	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_LE(0, fd);
-	pg = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	pg = perf_map_ring(fd, 16);
 	ASSERT_NE(MAP_FAILED, pg);
 	data = (char *)pg + psz;
 
@@ -543,7 +476,7 @@ TEST(task_clock_samples_read_the_clock_now)
 		ASSERT_NE(0, h->size);
 		off += h->size;
 	}
-	munmap(pg, len);
+	perf_unmap_ring(pg, 16);
 	close(fd);
 
 	ASSERT_LE(20, n) TH_LOG("only %d samples", n);
@@ -568,12 +501,12 @@ TEST(dummy_counts_zero)
 	fd = open_sw(PERF_COUNT_SW_DUMMY, 0, -1);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	p = map_pages(NR_PAGES);
+	p = fresh_pages(NR_PAGES);
 	ASSERT_NE(NULL, p);
 	touch_pages(p, NR_PAGES);
 	burn_cpu(10000000ULL);
 	sched_yield();
-	EXPECT_EQ(0, read_count(fd));
+	EXPECT_EQ(0, perf_read_count(fd));
 }
 
 TEST(alignment_and_emulation_faults_zero)
@@ -592,12 +525,12 @@ TEST(alignment_and_emulation_faults_zero)
 	ASSERT_LE(0, fe);
 	ASSERT_EQ(0, ioctl(fa, PERF_EVENT_IOC_ENABLE, 0));
 	ASSERT_EQ(0, ioctl(fe, PERF_EVENT_IOC_ENABLE, 0));
-	p = map_pages(NR_PAGES);
+	p = fresh_pages(NR_PAGES);
 	ASSERT_NE(NULL, p);
 	touch_pages(p, NR_PAGES);
 	burn_cpu(10000000ULL);
-	EXPECT_EQ(0, read_count(fa));
-	EXPECT_EQ(0, read_count(fe));
+	EXPECT_EQ(0, perf_read_count(fa));
+	EXPECT_EQ(0, perf_read_count(fe));
 }
 
 TEST_HARNESS_MAIN

@@ -18,72 +18,15 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 
-#define SYSCTL(name)	"/proc/sys/kernel/" name
 #define PMUS		"/sys/bus/event_source/devices"
 
 /* PERF_TYPE_BREAKPOINT is fixed ABI; the dynamic types start after it */
 #define FIRST_DYNAMIC_TYPE	PERF_TYPE_MAX
-
-static int read_str(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return 0;
-}
-
-/* Read a file that holds one integer; returns 0 or a negative errno. */
-static int read_int(const char *path, long *val)
-{
-	char buf[64], *end;
-	int ret = read_str(path, buf, sizeof(buf));
-
-	if (ret)
-		return ret;
-	errno = 0;
-	*val = strtol(buf, &end, 10);
-	if (errno || end == buf || (*end && *end != '\n'))
-		return -EINVAL;
-	return 0;
-}
-
-/* Write @str in a single write(); returns 0 or the negative errno. */
-static int write_str(const char *path, const char *str)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-	int ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, str, strlen(str));
-	if (n < 0)
-		ret = -errno;
-	else if ((size_t)n != strlen(str))
-		ret = -EIO;
-	close(fd);
-	return ret;
-}
-
-static int write_int(const char *path, long val)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%ld\n", val);
-	return write_str(path, buf);
-}
 
 /* ---- defaults ---- */
 
@@ -91,7 +34,7 @@ TEST(default_perf_event_paranoid)
 {
 	long v;
 
-	ASSERT_EQ(0, read_int(SYSCTL("perf_event_paranoid"), &v));
+	ASSERT_EQ(0, read_long(SYSCTL("perf_event_paranoid"), &v));
 	EXPECT_EQ(2, v);
 }
 
@@ -100,7 +43,7 @@ TEST(default_perf_event_mlock_kb)
 {
 	long v;
 
-	ASSERT_EQ(0, read_int(SYSCTL("perf_event_mlock_kb"), &v));
+	ASSERT_EQ(0, read_long(SYSCTL("perf_event_mlock_kb"), &v));
 	EXPECT_EQ(512 + sysconf(_SC_PAGESIZE) / 1024, v);
 }
 
@@ -113,7 +56,7 @@ TEST(default_perf_event_max_sample_rate)
 {
 	long v;
 
-	ASSERT_EQ(0, read_int(SYSCTL("perf_event_max_sample_rate"), &v));
+	ASSERT_EQ(0, read_long(SYSCTL("perf_event_max_sample_rate"), &v));
 	EXPECT_LE(1, v);
 	EXPECT_GE(100000, v);
 }
@@ -122,7 +65,7 @@ TEST(default_perf_cpu_time_max_percent)
 {
 	long v;
 
-	ASSERT_EQ(0, read_int(SYSCTL("perf_cpu_time_max_percent"), &v));
+	ASSERT_EQ(0, read_long(SYSCTL("perf_cpu_time_max_percent"), &v));
 	EXPECT_EQ(25, v);
 }
 
@@ -130,7 +73,7 @@ TEST(default_perf_event_max_stack)
 {
 	long v;
 
-	ASSERT_EQ(0, read_int(SYSCTL("perf_event_max_stack"), &v));
+	ASSERT_EQ(0, read_long(SYSCTL("perf_event_max_stack"), &v));
 	EXPECT_EQ(PERF_MAX_STACK_DEPTH, v);
 	EXPECT_EQ(127, v);
 }
@@ -139,7 +82,7 @@ TEST(default_perf_event_max_contexts_per_stack)
 {
 	long v;
 
-	ASSERT_EQ(0, read_int(SYSCTL("perf_event_max_contexts_per_stack"), &v));
+	ASSERT_EQ(0, read_long(SYSCTL("perf_event_max_contexts_per_stack"), &v));
 	EXPECT_EQ(PERF_MAX_CONTEXTS_PER_STACK, v);
 	EXPECT_EQ(8, v);
 }
@@ -175,7 +118,7 @@ FIXTURE_SETUP(sysctl)
 	if (getuid() != 0)
 		SKIP(return, "needs root to write sysctls");
 	for (i = 0; i < NR_SAVED; i++)
-		self->have[i] = !read_int(saved_names[i], &self->saved[i]);
+		self->have[i] = !read_long(saved_names[i], &self->saved[i]);
 }
 
 FIXTURE_TEARDOWN(sysctl)
@@ -186,16 +129,14 @@ FIXTURE_TEARDOWN(sysctl)
 	if (self->perf_fd >= 0)
 		close(self->perf_fd);
 	/* the percentage first, so that the sample rate is writable */
-	if (self->have[0]) {
-		read_int(saved_names[0], &now);
-		if (now == 0 || now == 100)
-			write_int(saved_names[0], self->saved[0]);
-	}
+	if (self->have[0] && !read_long(saved_names[0], &now) &&
+	    (now == 0 || now == 100))
+		write_long(saved_names[0], self->saved[0]);
 	for (i = 1; i < NR_SAVED; i++)
 		if (self->have[i])
-			EXPECT_EQ(0, write_int(saved_names[i], self->saved[i]));
+			EXPECT_EQ(0, write_long(saved_names[i], self->saved[i]));
 	if (self->have[0])
-		EXPECT_EQ(0, write_int(saved_names[0], self->saved[0]));
+		EXPECT_EQ(0, write_long(saved_names[0], self->saved[0]));
 }
 
 /* A write of @val to @name fails with @err and leaves the value alone. */
@@ -204,11 +145,11 @@ static void expect_refused(struct __test_metadata *_metadata,
 {
 	long before, after;
 
-	ASSERT_EQ(0, read_int(name, &before));
-	EXPECT_EQ(-err, write_str(name, val)) {
+	ASSERT_EQ(0, read_long(name, &before));
+	EXPECT_EQ(-err, write_file(name, val)) {
 		TH_LOG("writing %s to %s", val, name);
 	}
-	ASSERT_EQ(0, read_int(name, &after));
+	ASSERT_EQ(0, read_long(name, &after));
 	EXPECT_EQ(before, after);
 }
 
@@ -217,10 +158,10 @@ static void expect_accepted(struct __test_metadata *_metadata,
 {
 	long now;
 
-	ASSERT_EQ(0, write_int(name, val)) {
+	ASSERT_EQ(0, write_long(name, val)) {
 		TH_LOG("writing %ld to %s", val, name);
 	}
-	ASSERT_EQ(0, read_int(name, &now));
+	ASSERT_EQ(0, read_long(name, &now));
 	EXPECT_EQ(val, now);
 }
 
@@ -291,14 +232,11 @@ TEST_F(sysctl, stack_limits_busy_with_callchain_event)
 	const char *ctxs = SYSCTL("perf_event_max_contexts_per_stack");
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 	attr.disabled = 1;
 	attr.sample_period = 1000000;
 	attr.sample_type = PERF_SAMPLE_CALLCHAIN;
-	self->perf_fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	self->perf_fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_LE(0, self->perf_fd);
 
 	expect_refused(_metadata, stack, "100\n", EBUSY);
@@ -330,7 +268,7 @@ static long pmu_type(const char *pmu)
 	long v;
 
 	snprintf(path, sizeof(path), PMUS "/%s/type", pmu);
-	return read_int(path, &v) ? -1 : v;
+	return read_long(path, &v) ? -1 : v;
 }
 
 static bool pmu_has(const char *pmu, const char *file)
@@ -369,7 +307,7 @@ TEST(sysfs_kprobe_dynamic_type)
 
 	EXPECT_LE(FIRST_DYNAMIC_TYPE, type);
 	EXPECT_EQ(6, FIRST_DYNAMIC_TYPE);
-	ASSERT_EQ(0, read_str(PMUS "/kprobe/format/retprobe", buf, sizeof(buf)));
+	ASSERT_EQ(0, read_file(PMUS "/kprobe/format/retprobe", buf, sizeof(buf)));
 	EXPECT_STREQ("config:0\n", buf);
 }
 
@@ -428,7 +366,7 @@ TEST(sysfs_builtin_pmu_attributes)
 		EXPECT_EQ(0444, pmu_mode(p, "type"));
 		EXPECT_EQ(0644, pmu_mode(p, "perf_event_mux_interval_ms"));
 		snprintf(path, sizeof(path), PMUS "/%s/perf_event_mux_interval_ms", p);
-		ASSERT_EQ(0, read_int(path, &mux));
+		ASSERT_EQ(0, read_long(path, &mux));
 		EXPECT_LE(1, mux);
 		/* all registered with the default interval */
 		if (first_mux < 0)
@@ -450,16 +388,16 @@ FIXTURE_SETUP(mux)
 	self->restore = false;
 	if (getuid() != 0)
 		SKIP(return, "needs root to write sysfs");
-	ASSERT_EQ(0, read_int(PMUS "/software/perf_event_mux_interval_ms",
-			      &self->saved));
+	ASSERT_EQ(0, read_long(PMUS "/software/perf_event_mux_interval_ms",
+			       &self->saved));
 	self->restore = true;
 }
 
 FIXTURE_TEARDOWN(mux)
 {
 	if (self->restore)
-		EXPECT_EQ(0, write_int(PMUS "/software/perf_event_mux_interval_ms",
-				       self->saved));
+		EXPECT_EQ(0, write_long(PMUS "/software/perf_event_mux_interval_ms",
+					self->saved));
 }
 
 TEST_F(mux, interval_write)
@@ -473,8 +411,8 @@ TEST_F(mux, interval_write)
 	expect_accepted(_metadata, name, 10);
 	expect_accepted(_metadata, name, 1);
 	/* kstrtoint with base 0: hexadecimal is taken */
-	ASSERT_EQ(0, write_str(name, "0x20\n"));
-	ASSERT_EQ(0, read_int(name, &v));
+	ASSERT_EQ(0, write_file(name, "0x20\n"));
+	ASSERT_EQ(0, read_long(name, &v));
 	EXPECT_EQ(32, v);
 }
 

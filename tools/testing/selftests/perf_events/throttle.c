@@ -20,12 +20,12 @@
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 #include "rb_common.h"
 
-#define RATE_PATH	"/proc/sys/kernel/perf_event_max_sample_rate"
+#define RATE_PATH	SYSCTL("perf_event_max_sample_rate")
 #define LOW_RATE	1000
 #define PERIOD_NS	10000ULL
 #define SPIN_NS		200000000ULL
@@ -40,49 +40,6 @@ struct throttle_rec {
 	__u32 pid, tid;		/* trailer, when sample_id_all */
 	__u64 trailer_time;
 };
-
-static int read_rate(void)
-{
-	char buf[32];
-	FILE *f = fopen(RATE_PATH, "r");
-	int v = -1;
-
-	if (!f)
-		return -1;
-	if (fgets(buf, sizeof(buf), f))
-		v = atoi(buf);
-	fclose(f);
-	return v;
-}
-
-static int write_rate(int v)
-{
-	FILE *f = fopen(RATE_PATH, "w");
-	int ret;
-
-	if (!f)
-		return -1;
-	ret = fprintf(f, "%d\n", v) > 0 ? 0 : -1;
-	if (fclose(f))
-		ret = -1;
-	return ret;
-}
-
-static __u64 task_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static void spin(__u64 ns)
-{
-	__u64 end = task_ns() + ns;
-
-	while (task_ns() < end)
-		;
-}
 
 /* What one walk of the buffer found. */
 struct walk {
@@ -155,10 +112,10 @@ FIXTURE_SETUP(throttle)
 {
 	self->fd = -1;
 	memset(&self->rb, 0, sizeof(self->rb));
-	self->old_rate = read_rate();
+	self->old_rate = read_int(RATE_PATH);
 	if (self->old_rate < 0)
 		SKIP(return, "cannot read %s", RATE_PATH);
-	if (write_rate(LOW_RATE))
+	if (write_long(RATE_PATH, LOW_RATE))
 		SKIP(return, "cannot write %s (not root?)", RATE_PATH);
 }
 
@@ -168,7 +125,7 @@ FIXTURE_TEARDOWN(throttle)
 	if (self->fd >= 0)
 		close(self->fd);
 	if (self->old_rate > 0)
-		write_rate(self->old_rate);
+		write_long(RATE_PATH, self->old_rate);
 }
 
 static int open_sampler(int *fd, struct rb_map *rb, __u64 period,
@@ -176,16 +133,13 @@ static int open_sampler(int *fd, struct rb_map *rb, __u64 period,
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 	attr.sample_period = period;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			   PERF_SAMPLE_TIME;
 	attr.sample_id_all = sample_id_all;
 	attr.disabled = 1;
-	*fd = rb_sys_open(&attr, 0, -1, -1, 0);
+	*fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	if (*fd < 0)
 		return -1;
 	return rb_mmap(rb, *fd, RB_PAGES, PROT_READ | PROT_WRITE);
@@ -198,10 +152,10 @@ TEST_F(throttle, records_alternate_and_name_the_event)
 	__u64 id;
 
 	ASSERT_EQ(0, open_sampler(&self->fd, &self->rb, PERIOD_NS, 0));
-	id = rb_event_id(self->fd);
+	id = perf_event_id(self->fd);
 	ASSERT_NE(0, id);
 	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
-	spin(SPIN_NS);
+	burn_cpu(SPIN_NS);
 	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
 	walk_buffer(&self->rb, id, 0, &w);
 
@@ -223,9 +177,9 @@ TEST_F(throttle, sample_id_all_trailer)
 	__u64 id;
 
 	ASSERT_EQ(0, open_sampler(&self->fd, &self->rb, PERIOD_NS, 1));
-	id = rb_event_id(self->fd);
+	id = perf_event_id(self->fd);
 	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
-	spin(SPIN_NS / 4);
+	burn_cpu(SPIN_NS / 4);
 	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
 	walk_buffer(&self->rb, id, 1, &w);
 
@@ -242,11 +196,11 @@ TEST_F(throttle, none_under_the_limit)
 	__u64 id;
 
 	/* 1 ms: one sample a millisecond, the limit's own rate at most */
-	ASSERT_EQ(0, write_rate(1000000));
+	ASSERT_EQ(0, write_long(RATE_PATH, 1000000));
 	ASSERT_EQ(0, open_sampler(&self->fd, &self->rb, 1000000, 0));
-	id = rb_event_id(self->fd);
+	id = perf_event_id(self->fd);
 	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
-	spin(SPIN_NS / 2);
+	burn_cpu(SPIN_NS / 2);
 	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
 	walk_buffer(&self->rb, id, 0, &w);
 

@@ -11,31 +11,22 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "perf_test.h"
 
 static int open_sw(__u64 config, pid_t pid, int disabled, int on_exec)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = config;
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, config);
 	attr.disabled = disabled;
 	attr.enable_on_exec = on_exec;
 	attr.exclude_kernel = 1;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return syscall(__NR_perf_event_open, &attr, pid, -1, -1, 0);
-}
-
-static int read_times(int fd, uint64_t *v)
-{
-	return read(fd, v, 3 * sizeof(uint64_t)) == 3 * sizeof(uint64_t);
+	attr.read_format = READ_FORMAT_TIMES;
+	return sys_perf_event_open(&attr, pid, -1, -1, 0);
 }
 
 /* sleep and wake many times: every wake-up is a context switch */
@@ -50,20 +41,20 @@ static void sleepy(int n)
 TEST(self_sleeping_enabled_equals_running)
 {
 	int fd = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, 0, 0);
-	uint64_t v[3];
+	struct perf_value v;
 
 	ASSERT_LE(0, fd);
 	sleepy(200);
-	ASSERT_TRUE(read_times(fd, v));
-	EXPECT_LT(0, v[1]);
-	EXPECT_EQ(v[1], v[2]);
+	ASSERT_TRUE(perf_read_value(fd, &v));
+	EXPECT_LT(0, v.enabled);
+	EXPECT_EQ(v.enabled, v.running);
 	close(fd);
 }
 
 TEST(other_task_enabled_equals_running)
 {
 	int go[2], fd;
-	uint64_t v[3];
+	struct perf_value v;
 	pid_t pid;
 	char c;
 
@@ -80,16 +71,16 @@ TEST(other_task_enabled_equals_running)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(1, write(go[1], "g", 1));
 	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
-	ASSERT_TRUE(read_times(fd, v));
-	EXPECT_LT(0, v[1]);
-	EXPECT_EQ(v[1], v[2]);
+	ASSERT_TRUE(perf_read_value(fd, &v));
+	EXPECT_LT(0, v.enabled);
+	EXPECT_EQ(v.enabled, v.running);
 	close(fd);
 }
 
 TEST(enable_on_exec_enabled_equals_running)
 {
 	int go[2], fd;
-	uint64_t v[3];
+	struct perf_value v;
 	pid_t pid;
 	char c;
 
@@ -113,10 +104,10 @@ TEST(enable_on_exec_enabled_equals_running)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(1, write(go[1], "g", 1));
 	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
-	ASSERT_TRUE(read_times(fd, v));
+	ASSERT_TRUE(perf_read_value(fd, &v));
 	/* the exec enabled it: it ran the shell for a while */
-	EXPECT_LT(0, v[1]);
-	EXPECT_EQ(v[1], v[2]);
+	EXPECT_LT(0, v.enabled);
+	EXPECT_EQ(v.enabled, v.running);
 	close(fd);
 }
 

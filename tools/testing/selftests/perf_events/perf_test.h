@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the perf_events selftests share: the perf_event_open() wrapper,
+ * attr builders, reads of an event's count, ids and ring buffers, and the
+ * small things around them (proc and sysfs files, CPUs, clocks, fresh
+ * pages).
+ *
+ * Every helper is static inline, so that a test using only some of them
+ * still builds warning-free with -Wall. The tests define _GNU_SOURCE
+ * before any include (pin_to_cpu() needs the CPU_* macros).
+ */
+#ifndef PERF_EVENTS_SELFTEST_PERF_TEST_H
+#define PERF_EVENTS_SELFTEST_PERF_TEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+/* si_code of the SIGTRAP an attr.sigtrap event sends (older libcs lack it) */
+#ifndef TRAP_PERF
+#define TRAP_PERF	6
+#endif
+
+/* a perf sysctl's file */
+#define SYSCTL(name)	"/proc/sys/kernel/" name
+
+/* our test PMU (CONFIG_PERF_TEST_PMU); kernels without it skip its tests */
+#define TEST_PMU_DIR	"/sys/bus/event_source/devices/test_pmu"
+
+/* Keep the compiler from caching or dropping memory accesses across it. */
+static inline void compiler_barrier(void)
+{
+	asm volatile("" ::: "memory");
+}
+
+/*
+ * Hide a function pointer from the optimizer, so that a call through it
+ * is a real call to the one out-of-line copy, never inlined.
+ */
+#define OPAQUE(f) ({ __auto_type __p = (f); asm volatile("" : "+r"(__p)); __p; })
+
+/* perf_event_open(2), which libc does not wrap. */
+static inline int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
+				      int cpu, int group_fd, unsigned long flags)
+{
+	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+/* Zero @attr and set its size, @type and @config: every event starts here. */
+static inline void perf_attr_init(struct perf_event_attr *attr, __u32 type,
+				  __u64 config)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config = config;
+}
+
+/*
+ * perf_attr_init(), opened disabled and counting user mode only
+ * (exclude_kernel and exclude_hv), so that it opens unprivileged too at
+ * perf_event_paranoid 2.
+ */
+static inline void perf_attr_user(struct perf_event_attr *attr, __u32 type,
+				  __u64 config)
+{
+	perf_attr_init(attr, type, config);
+	attr->disabled = 1;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+}
+
+/* read_format for a count with its enabled and running times */
+#define READ_FORMAT_TIMES	(PERF_FORMAT_TOTAL_TIME_ENABLED | \
+				 PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+/* What read() of a lone event with READ_FORMAT_TIMES returns. */
+struct perf_value {
+	__u64 count;
+	__u64 enabled;		/* time_enabled */
+	__u64 running;		/* time_running */
+};
+
+/* read() of an event with READ_FORMAT_TIMES: true when all of it came. */
+static inline bool perf_read_value(int fd, struct perf_value *v)
+{
+	return read(fd, v, sizeof(*v)) == sizeof(*v);
+}
+
+/* read() of an event with read_format 0: its count, ~0 on failure. */
+static inline __u64 perf_read_count(int fd)
+{
+	__u64 v;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		return ~0ULL;
+	return v;
+}
+
+/* The event's id (PERF_EVENT_IOC_ID), 0 when the ioctl fails. */
+static inline __u64 perf_event_id(int fd)
+{
+	__u64 id = 0;
+
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
+		return 0;
+	return id;
+}
+
+/*
+ * Map @fd's ring buffer read-write: the user page and @data_pages (0 or a
+ * power of two) data pages after it. MAP_FAILED on failure.
+ */
+static inline void *perf_map_ring(int fd, int data_pages)
+{
+	return mmap(NULL, (data_pages + 1) * sysconf(_SC_PAGESIZE),
+		    PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+}
+
+/* Unmap a ring buffer perf_map_ring() mapped at @base: munmap()'s result. */
+static inline int perf_unmap_ring(void *base, int data_pages)
+{
+	return munmap(base, (data_pages + 1) * sysconf(_SC_PAGESIZE));
+}
+
+/* The revents of @fd right now (asking for POLLIN), -1 if poll() fails. */
+static inline int poll_now(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	if (poll(&pfd, 1, 0) < 0)
+		return -1;
+	return pfd.revents;
+}
+
+/* Read up to @len - 1 bytes of @path into @buf, NUL-terminated: 0 or -errno. */
+static inline int read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return 0;
+}
+
+/*
+ * Read the integer a file holds (a sysctl, a sysfs attribute) into *@val:
+ * 0, or -errno (-EINVAL when it is not a number, maybe with a newline).
+ */
+static inline int read_long(const char *path, long *val)
+{
+	char buf[64], *end;
+	int ret = read_file(path, buf, sizeof(buf));
+
+	if (ret)
+		return ret;
+	errno = 0;
+	*val = strtol(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n'))
+		return -EINVAL;
+	return 0;
+}
+
+/* read_long() of a file that never holds a negative number: -1 on failure. */
+static inline int read_int(const char *path)
+{
+	long val;
+
+	return read_long(path, &val) ? -1 : val;
+}
+
+/* Write @str to @path in a single write(): 0, or -errno (-EIO if short). */
+static inline int write_file(const char *path, const char *str)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, str, strlen(str));
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != strlen(str))
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+/* Write @val and a newline to @path in a single write(): 0 or -errno. */
+static inline int write_long(const char *path, long val)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%ld\n", val);
+	return write_file(path, buf);
+}
+
+/* Run the calling thread on @cpu only: sched_setaffinity()'s result. */
+static inline int pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* The time of clock @clk, in nanoseconds. */
+static inline __u64 clock_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+static inline __u64 now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/* Spin until the calling thread has used @ns of CPU time. */
+static inline void burn_cpu(__u64 ns)
+{
+	__u64 end = clock_ns(CLOCK_THREAD_CPUTIME_ID) + ns;
+
+	while (clock_ns(CLOCK_THREAD_CPUTIME_ID) < end)
+		;
+}
+
+/* @n fresh anonymous pages, nothing touched yet; NULL on failure. */
+static inline char *fresh_pages(int n)
+{
+	char *p = mmap(NULL, (size_t)n * sysconf(_SC_PAGESIZE),
+		       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* One store to page @i of @pages: one page fault if the page is fresh. */
+static inline void touch_page(char *pages, int i)
+{
+	pages[(size_t)i * sysconf(_SC_PAGESIZE)] = 1;
+	compiler_barrier();
+}
+
+/*
+ * Fault in @n fresh anonymous pages, exactly one fault each, and unmap
+ * them again: 0, or -1 when they could not be mapped.
+ */
+static inline int touch_fresh_pages(int n)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	char *p = fresh_pages(n);
+	int i;
+
+	if (!p)
+		return -1;
+	for (i = 0; i < n; i++) {
+		p[i * psz] = 1;
+		/* one store per page, none merged or dropped */
+		compiler_barrier();
+	}
+	munmap(p, n * psz);
+	return 0;
+}
+
+#endif /* PERF_EVENTS_SELFTEST_PERF_TEST_H */
