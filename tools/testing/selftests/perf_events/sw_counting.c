@@ -434,7 +434,7 @@ TEST(task_clock_samples_read_the_clock_now)
 	const __u64 period = 2000000;	/* 2 ms of task time */
 	struct perf_event_attr attr;
 	__u64 values[256], head, off;
-	int fd, n = 0, i, short_steps = 0;
+	int fd, n = 0, i;
 	long psz = sysconf(_SC_PAGESIZE);
 	struct perf_event_mmap_page *pg;
 	char *data;
@@ -485,11 +485,16 @@ TEST(task_clock_samples_read_the_clock_now)
 			TH_LOG("sample %d reads %llu, sample %d %llu", i - 1,
 			       (unsigned long long)values[i - 1], i,
 			       (unsigned long long)values[i]);
-		if (values[i] - values[i - 1] < period / 2)
-			short_steps++;
 	}
-	/* a late timer makes a step longer, never much shorter */
-	EXPECT_GE(n / 10, short_steps);
+	/*
+	 * About a period apart on average.  Not step by step: the step
+	 * after a late timer is short by as much as the timer was late
+	 * (the next expiry stays on the period's grid), which a loaded
+	 * host makes common.  Late timers only ever lengthen the average.
+	 */
+	EXPECT_LE(period / 2, (values[n - 1] - values[0]) / (n - 1))
+		TH_LOG("%d samples over %llu ns", n,
+		       (unsigned long long)(values[n - 1] - values[0]));
 }
 
 TEST(dummy_counts_zero)
