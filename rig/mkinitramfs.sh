@@ -74,8 +74,9 @@ fi
 # matches one of the globs (e.g. base/sigtrap_threads); REPEAT=N runs each
 # entry N times (soaking one test under LOAD=N)
 if [ -n "${ONLY:-}" ] || [ "${REPEAT:-1}" != 1 ]; then
+	read -ra globs <<< "${ONLY:-*}"
 	while read -r suite tmo prog rest; do
-		for glob in ${ONLY:-*}; do
+		for glob in "${globs[@]}"; do
 			# shellcheck disable=SC2053
 			[[ "$suite/$(basename "$prog")" == $glob ]] || continue
 			for ((i = 0; i < ${REPEAT:-1}; i++)); do
@@ -85,6 +86,8 @@ if [ -n "${ONLY:-}" ] || [ "${REPEAT:-1}" != 1 ]; then
 		done
 	done < "$ROOT/tests/check.list" > "$ROOT/tests/check.list.new"
 	mv "$ROOT/tests/check.list.new" "$ROOT/tests/check.list"
+	[ -s "$ROOT/tests/check.list" ] ||
+		die "ONLY='$ONLY' matches no suite/program (e.g. selftests/ctx_swap, base/sigtrap_threads)"
 	log "check list: $(wc -l < "$ROOT/tests/check.list") entries (ONLY=${ONLY:-*} REPEAT=${REPEAT:-1})"
 fi
 
