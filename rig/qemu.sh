@@ -9,6 +9,9 @@
 #
 # Environment: ICOUNT=1 boots with -icount shift=0 (guest time counts
 # instructions: deterministic and repeatable, but single-threaded);
+# SMP=N gives the guest N vCPUs (default 2; rig/bench.sh sets 8: under
+# -icount QEMU runs all vCPUs round-robin in one host thread and skips
+# over idle time, so idle vCPUs cost little);
 # TIMEOUT=seconds kills a guest that runs longer (default 2400 for check;
 # rig/fuzz.sh sets it from MINUTES);
 # FAULT=panic|hang|warn injects a fault after the tests (rig self-test);
@@ -32,14 +35,14 @@ mem=1G
 [ "$DEBUG" = 1 ] && mem=2G
 case "$ARCH" in
 x86_64)
-	qemu=(qemu-system-x86_64 -M pc -cpu max -smp 2 -m $mem)
+	qemu=(qemu-system-x86_64 -M pc -cpu max -smp "${SMP:-2}" -m $mem)
 	append="console=ttyS0 $append"
 	vser=virtio-serial-pci; v9p=virtio-9p-pci ;;
 arm64)
 	# -cpu max has the emulated PMUv3; impdef pointer auth is much
 	# cheaper to emulate than the architected algorithm
 	qemu=(qemu-system-aarch64 -M virt,gic-version=3 -cpu max,pauth-impdef=on
-	      -smp 2 -m $mem)
+	      -smp "${SMP:-2}" -m $mem)
 	append="console=ttyAMA0 $append"
 	vser=virtio-serial-device; v9p=virtio-9p-device ;;
 esac

@@ -16,9 +16,48 @@
  *   ioctl-1, ioctl-group-8
  *	PERF_EVENT_IOC_ENABLE then PERF_EVENT_IOC_DISABLE on one event, and
  *	on an 8-event group leader with PERF_IOC_FLAG_GROUP. ns per pair.
+ *
+ * The scaling rows: how a cost grows with the number of events, most of
+ * which cannot run where the work happens. NCPUS is the number of online
+ * CPUs (make bench boots 8); a row needing two or more fails on one.
+ *
+ *   ctxsw-cpu-8, ctxsw-cpu-64, ctxsw-cpu-256
+ *	The ctxsw ping-pong, each task with N task-clock counting events of
+ *	its own, one bound to CPU 0 (where it runs) and the other N-1 to
+ *	CPUs 1..NCPUS-1 round-robin: the shape of `perf record -p`, one
+ *	event per CPU per thread, of which only one can ever run. Checks
+ *	that the CPU 0 event counted and a CPU 1 event never ran.
+ *   ctxsw-sys-8, ctxsw-sys-64, ctxsw-sys-256, ctxsw-sys-64-sw
+ *	The ctxsw-1 ping-pong while K CPU-wide (pid -1) minor-fault
+ *	counting events exist on every online CPU (`perf stat -a`); they
+ *	are real events but hardly fire here. The -sw row adds one
+ *	CPU-wide dummy event per CPU with context_switch set and a ring
+ *	buffer (`perf record -a --switch-events`), and checks that switch
+ *	records were written.
+ *   mmap-sys-8, mmap-sys-64, mmap-sys-256
+ *	mmap() then munmap() of one anonymous PROT_READ|PROT_EXEC page
+ *	with K CPU-wide counting events per CPU and none asking for mmap
+ *	records. ns per pair.
+ *   fork-sys-8, fork-sys-64
+ *	fork(), the child's _exit(0) and waitpid() with K CPU-wide counting
+ *	events per CPU. ns per fork.
+ *   bp-open-1, bp-open-4
+ *	perf_event_open() then close() of a write breakpoint on a variable
+ *	(pid 0, any CPU) while N-1 others stay open on the task: the cost of
+ *	reserving a breakpoint slot, which grows with the number of CPUs.
+ *	ns per pair.
+ *
+ * The CPU-wide rows also give faults=, the minor faults per operation
+ * on CPU 0: each one is counted by all K events there.
+ *
  *   sample-base
  *	A fixed CPU-bound loop (no syscalls inside) with no event: ns per
- *	run. The reference the next two rows subtract.
+ *	run. The reference the tick-freq and sample rows compare with.
+ *   tick-freq-1, tick-freq-64, tick-freq-256
+ *	The same loop while the task has N frequency-mode sampling
+ *	task-clock events (1000 Hz, no buffer), one bound to CPU 0 and the
+ *	others to CPUs 1..NCPUS-1 round-robin: what the tick's frequency
+ *	adjustment costs. ns per run, the slowdown as a field.
  *   sample-4khz, sample-max
  *	The same loop under a sampling task-clock event (pid 0, any CPU,
  *	IP|TID|TIME|PERIOD) at sample_freq 4000, and at sample_freq = the
@@ -47,11 +86,12 @@
  * is 1. Usage: perf_bench [scale [rows]]: a scale N divides every
  * iteration count (a quick smoke run), xN multiplies it (a long run for
  * `make profile`); rows, a comma-separated list of row names, runs only
- * those (the sampling rows bring sample-base along). `make bench` passes
- * neither.
+ * those (the sampling and tick-freq rows bring sample-base along).
+ * `make bench` passes neither.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 #include <sched.h>
 #include <signal.h>
@@ -60,13 +100,31 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define MAX_EVENTS	8
+#define MAX_BOUND	256	/* events per task in the ctxsw-cpu, tick rows */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Iterations of the scaling rows: as the rows above, about a second of
+ * guest time each on upstream, whose cost hardly grows with N here;
+ * fewer for large N in ctxsw-cpu, so that a kernel whose switch walks
+ * every event still finishes each row in a few seconds.
+ */
+#define CPU8_ITERS	120000
+#define CPU64_ITERS	80000
+#define CPU256_ITERS	40000
+#define SYS_ITERS	150000
+#define SYSSW_ITERS	120000
+#define MMAP_ITERS	300000
+#define FORK_ITERS	10000
+#define BP_ITERS	100000
 
 /*
  * The software events opened, in order: the one-event rows use the first
@@ -89,6 +147,7 @@ static long divisor = 1;
 static long multiplier = 1;
 static const char *only_rows;
 static int failed;
+static int ncpus;		/* online CPUs, numbered 0..ncpus-1 */
 
 /* Is @row selected (perf_bench's second argument)? */
 static int row_wanted(const char *row)
@@ -124,9 +183,12 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-static void report(const char *row, double t0, double t1, long iters)
+/* @fields: "" or further " key=value" fields for the line */
+static void report(const char *row, double t0, double t1, long iters,
+		   const char *fields)
 {
-	printf("bench %s %.1f iters=%ld\n", row, (t1 - t0) / iters, iters);
+	printf("bench %s %.1f iters=%ld%s\n", row, (t1 - t0) / iters, iters,
+	       fields);
 	fflush(stdout);
 }
 
@@ -189,16 +251,296 @@ static int pin_cpu0(void)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-static void bench_ctxsw(const char *row, int nevents, long iters)
+/* The bound-event rows need a CPU besides CPU 0 to bind the rest to. */
+static int enough_cpus(const char *row, int n)
+{
+	if (n < 2 || ncpus >= 2)
+		return 1;
+	errno = ENODEV;
+	row_failed(row, "needs two or more online CPUs");
+	return 0;
+}
+
+/*
+ * The `perf record -p` shape: @n enabled task-clock events on the
+ * calling task, fds[0] bound to CPU 0 (where every benchmark task runs)
+ * and the others to CPUs 1..ncpus-1 round-robin, so that only fds[0]
+ * can ever be scheduled in. Counting, or with @freq sampling at @freq
+ * Hz without a buffer (sample_type 0): the samples go nowhere, but the
+ * tick still adjusts the period of the event that runs. Returns 0, or
+ * -1 with errno set and nothing left open.
+ */
+static int open_bound_events(int *fds, int n, long freq)
+{
+	struct perf_event_attr attr;
+	int i, cpu;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if (freq) {
+		attr.freq = 1;
+		attr.sample_freq = freq;
+	}
+	for (i = 0; i < n; i++) {
+		cpu = i ? 1 + (i - 1) % (ncpus - 1) : 0;
+		fds[i] = sys_perf_event_open(&attr, 0, cpu, -1,
+					     PERF_FLAG_FD_CLOEXEC);
+		if (fds[i] < 0) {
+			close_events(fds, i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * After a run under open_bound_events(): the CPU 0 event must have run
+ * and counted, and fds[1], bound to CPU 1, never have run, since the
+ * task never left CPU 0. Returns 0, or -1 with the row failed.
+ */
+static int check_bound(const char *row, int *fds, int n)
+{
+	__u64 v[3];	/* value, time_enabled, time_running */
+
+	if (read(fds[0], v, sizeof(v)) != sizeof(v)) {
+		row_failed(row, "read");
+		return -1;
+	}
+	if (!v[0] || !v[2]) {
+		errno = EINVAL;
+		row_failed(row, "the event bound to CPU 0 did not count");
+		return -1;
+	}
+	if (n < 2)
+		return 0;
+	if (read(fds[1], v, sizeof(v)) != sizeof(v)) {
+		row_failed(row, "read");
+		return -1;
+	}
+	if (v[2]) {
+		errno = EINVAL;
+		row_failed(row, "an event bound to CPU 1 ran on CPU 0");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The `perf stat -a` shape: k counting events on every online CPU (pid
+ * -1), minor faults, real events that hardly fire on the paths timed.
+ * A child process holds them, so that the benchmark task's own file
+ * table stays small: fork copies it, and with thousands of event fds in
+ * it fork-sys would time the file table rather than perf. The task
+ * keeps one fd, CPU 0's first event, to see how often they fired.
+ *
+ * With switch records (the -sw row) the task also opens one CPU-wide
+ * dummy event per CPU with context_switch set, as `perf record -a
+ * --switch-events` does, each with a small read-only ring buffer: the
+ * kernel then overwrites the oldest records rather than drop new ones,
+ * so every switch writes its records and nothing needs draining.
+ */
+#define SW_PAGES	4	/* data pages per switch-record buffer */
+#define SW_RECORD	16	/* PERF_RECORD_SWITCH_CPU_WIDE, no sample_id */
+
+struct sys_events {
+	int k;			/* counting events per CPU */
+	pid_t holder;		/* holds them; killed by sys_close() */
+	int probe;		/* CPU 0's first counting event */
+	__u64 probe_mark;	/* its count when the timed run began */
+	int nsw;		/* switch-record events open */
+	int *sw_fds;
+	struct perf_event_mmap_page **sw_pages;
+	size_t sw_len;
+	__u64 sw_mark;		/* CPU 0's data_head when the run began */
+};
+
+static void sys_close(struct sys_events *se)
+{
+	int i;
+
+	for (i = 0; i < se->nsw; i++) {
+		munmap(se->sw_pages[i], se->sw_len);
+		close(se->sw_fds[i]);
+	}
+	free(se->sw_fds);
+	free(se->sw_pages);
+	if (se->probe >= 0)
+		close(se->probe);
+	/* its exit closes the events before waitpid() returns */
+	if (se->holder > 0) {
+		kill(se->holder, SIGKILL);
+		waitpid(se->holder, NULL, 0);
+	}
+}
+
+static int sys_open_switches(struct sys_events *se, const char *row)
+{
+	struct perf_event_attr attr;
+	void *map;
+	int fd;
+
+	se->sw_len = (1 + SW_PAGES) * sysconf(_SC_PAGESIZE);
+	se->sw_fds = calloc(ncpus, sizeof(*se->sw_fds));
+	se->sw_pages = calloc(ncpus, sizeof(*se->sw_pages));
+	if (!se->sw_fds || !se->sw_pages) {
+		row_failed(row, "calloc");
+		return -1;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.context_switch = 1;
+	while (se->nsw < ncpus) {
+		fd = sys_perf_event_open(&attr, -1, se->nsw, -1,
+					 PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			row_failed(row, "perf_event_open(context_switch)");
+			return -1;
+		}
+		map = mmap(NULL, se->sw_len, PROT_READ, MAP_SHARED, fd, 0);
+		if (map == MAP_FAILED) {
+			row_failed(row, "mmap(context_switch)");
+			close(fd);
+			return -1;
+		}
+		se->sw_fds[se->nsw] = fd;
+		se->sw_pages[se->nsw++] = map;
+	}
+	return 0;
+}
+
+/* Returns 0, or -1 with the row failed and nothing left open. */
+static int sys_open(struct sys_events *se, const char *row, int k,
+		    int switches)
+{
+	struct perf_event_attr attr;
+	int n = k * ncpus, i, *fds;
+
+	memset(se, 0, sizeof(*se));
+	se->k = k;
+	se->probe = -1;
+	fds = calloc(n, sizeof(*fds));
+	if (!fds) {
+		row_failed(row, "calloc");
+		return -1;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_PAGE_FAULTS_MIN;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* CPU c has fds[c * k] to fds[c * k + k - 1] */
+	for (i = 0; i < n; i++) {
+		fds[i] = sys_perf_event_open(&attr, -1, i / k, -1,
+					     PERF_FLAG_FD_CLOEXEC);
+		if (fds[i] < 0) {
+			row_failed(row, "perf_event_open(CPU-wide)");
+			close_events(fds, i);
+			free(fds);
+			return -1;
+		}
+	}
+	se->holder = fork();
+	if (se->holder == 0) {
+		/* it must not outlive the benchmark, whatever happens */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (;;)
+			pause();
+	}
+	if (se->holder < 0)
+		row_failed(row, "fork");
+	else
+		se->probe = fds[0];
+	close_events(fds + 1, n - 1);
+	if (se->holder < 0)
+		close(fds[0]);
+	free(fds);
+	if (se->holder < 0 || (switches && sys_open_switches(se, row))) {
+		sys_close(se);
+		return -1;
+	}
+	return 0;
+}
+
+/* Called just before the timed run: what sys_finish() compares with. */
+static void sys_mark(struct sys_events *se)
+{
+	__u64 v[3];
+
+	if (read(se->probe, v, sizeof(v)) == sizeof(v))
+		se->probe_mark = v[0];
+	if (se->nsw)
+		se->sw_mark = __atomic_load_n(&se->sw_pages[0]->data_head,
+					      __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Called just after the timed run of @iters operations: checks that the
+ * CPU-wide events on CPU 0 ran and, with switch records, that CPU 0's
+ * buffer took at least one record per operation (a round trip writes
+ * four: an out and an in record for each of two switches). Writes the
+ * row's fields to @buf. Returns 0, or -1 with the row failed.
+ */
+static int sys_finish(struct sys_events *se, const char *row, long iters,
+		      char *buf, size_t size)
+{
+	__u64 v[3], head;
+	int len;
+
+	if (read(se->probe, v, sizeof(v)) != sizeof(v)) {
+		row_failed(row, "read(CPU-wide)");
+		return -1;
+	}
+	if (!v[2]) {
+		errno = EINVAL;
+		row_failed(row, "the CPU-wide events on CPU 0 never ran");
+		return -1;
+	}
+	len = snprintf(buf, size, " k=%d cpus=%d faults=%.2f", se->k, ncpus,
+		       (double)(v[0] - se->probe_mark) / iters);
+	if (!se->nsw)
+		return 0;
+	head = __atomic_load_n(&se->sw_pages[0]->data_head, __ATOMIC_ACQUIRE);
+	if (head - se->sw_mark < (__u64)iters * SW_RECORD) {
+		errno = EIO;
+		row_failed(row, "too few switch records on CPU 0");
+		return -1;
+	}
+	snprintf(buf + len, size - len, " switch_bytes=%.1f",
+		 (double)(head - se->sw_mark) / iters);
+	return 0;
+}
+
+static int open_task_events(int *fds, int n, int bound)
+{
+	return bound ? open_bound_events(fds, n, 0) : open_events(fds, n, 0, 0);
+}
+
+/*
+ * The ping-pong. Each task opens @nevents events of its own: the first
+ * @nevents of sw_events, or with @bound the open_bound_events() shape. @se, when
+ * not NULL, holds the CPU-wide events that exist meanwhile.
+ */
+static void bench_ctxsw(const char *row, int nevents, int bound,
+			struct sys_events *se, long iters)
 {
 	long warm = iters / 10, i;
-	int p2c[2], c2p[2], fds[MAX_EVENTS];
+	int p2c[2], c2p[2], fds[MAX_BOUND];
 	int status = 0;
+	char fields[128] = "";
 	double t0, t1;
 	__u64 val[3];
 	char b = 0;
 	pid_t pid;
 
+	if (bound && !enough_cpus(row, nevents))
+		return;
 	if (pipe(p2c) || pipe(c2p)) {
 		row_failed(row, "pipe");
 		return;
@@ -214,7 +556,7 @@ static void bench_ctxsw(const char *row, int nevents, long iters)
 		 * both sides of every switch carry a context. It says it is
 		 * ready with the first byte it sends.
 		 */
-		if (nevents && open_events(fds, nevents, 0, 0))
+		if (nevents && open_task_events(fds, nevents, bound))
 			b = 1;
 		if (write(c2p[1], &b, 1) != 1 || b)
 			_exit(1);
@@ -226,7 +568,7 @@ static void bench_ctxsw(const char *row, int nevents, long iters)
 		_exit(0);
 	}
 
-	if (nevents && open_events(fds, nevents, 0, 0)) {
+	if (nevents && open_task_events(fds, nevents, bound)) {
 		row_failed(row, "perf_event_open");
 		kill(pid, SIGKILL);
 		goto out;
@@ -240,6 +582,8 @@ static void bench_ctxsw(const char *row, int nevents, long iters)
 		if (write(p2c[1], &b, 1) != 1 || read(c2p[0], &b, 1) != 1)
 			goto io_error;
 	}
+	if (se)
+		sys_mark(se);
 	t0 = now_ns();
 	for (i = 0; i < iters; i++) {
 		if (write(p2c[1], &b, 1) != 1 || read(c2p[0], &b, 1) != 1)
@@ -248,13 +592,22 @@ static void bench_ctxsw(const char *row, int nevents, long iters)
 	t1 = now_ns();
 
 	/* context-switches (event 1) must have seen every round trip */
-	if (nevents > 1 && (read(fds[1], val, sizeof(val)) != sizeof(val) ||
-			    val[0] < (__u64)iters)) {
+	if (!bound && nevents > 1 &&
+	    (read(fds[1], val, sizeof(val)) != sizeof(val) ||
+	     val[0] < (__u64)iters)) {
 		errno = EINVAL;
 		row_failed(row, "context-switches undercounted");
 		goto out_events;
 	}
-	report(row, t0, t1, iters);
+	if (bound) {
+		if (check_bound(row, fds, nevents))
+			goto out_events;
+		snprintf(fields, sizeof(fields), " events=%d cpus=%d",
+			 nevents, ncpus);
+	}
+	if (se && sys_finish(se, row, iters, fields, sizeof(fields)))
+		goto out_events;
+	report(row, t0, t1, iters, fields);
 	goto out_events;
 
 io_error:
@@ -269,6 +622,145 @@ out:
 	close(p2c[1]);
 	close(c2p[0]);
 	close(c2p[1]);
+}
+
+/* ctxsw-sys-K[-sw]: the ctxsw-1 ping-pong beside K CPU-wide events */
+static void bench_ctxsw_sys(const char *row, int k, int switches, long iters)
+{
+	struct sys_events se;
+
+	if (sys_open(&se, row, k, switches))
+		return;
+	bench_ctxsw(row, 1, 0, &se, iters);
+	sys_close(&se);
+}
+
+/* one operation of mmap-sys: no event asked for mmap records */
+static int map_unmap(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_EXEC,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -1;
+	return munmap(p, 4096);
+}
+
+/* one operation of fork-sys */
+static int fork_wait(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		_exit(0);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		errno = ECHILD;
+		return -1;
+	}
+	return 0;
+}
+
+/* @iters calls of @op (named @what) beside K CPU-wide events per CPU */
+static void bench_sys_op(const char *row, int k, int (*op)(void),
+			 const char *what, long iters)
+{
+	long warm = iters / 10, i;
+	struct sys_events se;
+	char fields[128];
+	double t0, t1;
+
+	if (sys_open(&se, row, k, 0))
+		return;
+	for (i = 0; i < warm; i++) {
+		if (op())
+			goto op_error;
+	}
+	sys_mark(&se);
+	t0 = now_ns();
+	for (i = 0; i < iters; i++) {
+		if (op())
+			goto op_error;
+	}
+	t1 = now_ns();
+	if (!sys_finish(&se, row, iters, fields, sizeof(fields)))
+		report(row, t0, t1, iters, fields);
+	sys_close(&se);
+	return;
+
+op_error:
+	row_failed(row, what);
+	sys_close(&se);
+}
+
+/*
+ * bp-open-N: the addresses watched for writes. Only the check after
+ * the timed loop writes one; bp_len 8 wants them 8-byte aligned.
+ */
+static __u64 bp_targets[4];
+
+static int open_bp(int i)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_BREAKPOINT;
+	attr.bp_type = HW_BREAKPOINT_W;
+	attr.bp_addr = (unsigned long)&bp_targets[i];
+	attr.bp_len = HW_BREAKPOINT_LEN_8;
+	return sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static void bench_bp_open(const char *row, int n, long iters)
+{
+	int held[ARRAY_SIZE(bp_targets)], nheld, fd;
+	long warm = iters / 10, i;
+	char fields[32];
+	double t0, t1;
+	__u64 count;
+
+	for (nheld = 0; nheld < n - 1; nheld++) {
+		held[nheld] = open_bp(1 + nheld);
+		if (held[nheld] < 0)
+			goto open_error;
+	}
+	for (i = 0; i < warm; i++) {
+		fd = open_bp(0);
+		if (fd < 0)
+			goto open_error;
+		close(fd);
+	}
+	t0 = now_ns();
+	for (i = 0; i < iters; i++) {
+		fd = open_bp(0);
+		if (fd < 0)
+			goto open_error;
+		close(fd);
+	}
+	t1 = now_ns();
+
+	/* the held breakpoints are real: a write to one counts */
+	if (nheld) {
+		__atomic_store_n(&bp_targets[1], 1, __ATOMIC_RELAXED);
+		if (read(held[0], &count, sizeof(count)) != sizeof(count) ||
+		    count != 1) {
+			errno = EINVAL;
+			row_failed(row, "a held breakpoint missed a write");
+			goto out;
+		}
+	}
+	snprintf(fields, sizeof(fields), " held=%d", nheld);
+	report(row, t0, t1, iters, fields);
+	goto out;
+
+open_error:
+	row_failed(row, "perf_event_open(breakpoint)");
+out:
+	close_events(held, nheld);
 }
 
 static void bench_read(const char *row, int nevents, long iters)
@@ -295,7 +787,7 @@ static void bench_read(const char *row, int nevents, long iters)
 			goto read_error;
 	}
 	t1 = now_ns();
-	report(row, t0, t1, iters);
+	report(row, t0, t1, iters, "");
 	close_events(fds, nevents);
 	return;
 
@@ -327,7 +819,7 @@ static void bench_ioctl(const char *row, int nevents, long iters)
 			goto ioctl_error;
 	}
 	t1 = now_ns();
-	report(row, t0, t1, iters);
+	report(row, t0, t1, iters, "");
 	close_events(fds, nevents);
 	return;
 
@@ -346,6 +838,7 @@ ioctl_error:
 #define RATE_ITERS	50000000L	/* per step of sample-rate-max */
 #define RATE_CHUNK	100000L		/* drain every this many iterations */
 #define RATE_PAGES	16
+#define TICK_FREQ	1000	/* sample_freq of the tick-freq rows */
 
 /* IP, pid+tid, time and period after the header: 40 bytes per sample */
 #define SAMPLE_TYPE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
@@ -490,6 +983,41 @@ static void bench_sample_base(long iters)
 }
 
 /*
+ * tick-freq-N: the workload beside N frequency-mode events bound as in
+ * ctxsw-cpu. Only the CPU 0 one runs; its samples go nowhere, and what
+ * the row sees is the timer and the tick's period adjustment.
+ */
+static void bench_tick(const char *row, int n, long iters)
+{
+	int fds[MAX_BOUND];
+	double t0, t1;
+
+	if (base_ns <= 0) {
+		errno = EINVAL;
+		row_failed(row, "no sample-base");
+		return;
+	}
+	if (!enough_cpus(row, n))
+		return;
+	if (open_bound_events(fds, n, TICK_FREQ)) {
+		row_failed(row, "perf_event_open");
+		return;
+	}
+	sink += spin(iters / 10);
+	t0 = now_ns();
+	sink += spin(iters);
+	t1 = now_ns();
+	if (!check_bound(row, fds, n)) {
+		printf("bench %s %.1f iters=%ld unit=ns/run events=%d cpus=%d",
+		       row, t1 - t0, iters, n, ncpus);
+		printf(" freq=%d slowdown=%.2f%%\n", TICK_FREQ,
+		       100.0 * (t1 - t0 - base_ns) / base_ns);
+		fflush(stdout);
+	}
+	close_events(fds, n);
+}
+
+/*
  * The workload under a sampling event at @freq Hz. The buffer holds
  * twice the samples the base run's length would give, so nothing is
  * lost even when sampling stretches the run.
@@ -614,6 +1142,7 @@ fail:
 int main(int argc, char **argv)
 {
 	const char *rate = "/proc/sys/kernel/perf_event_max_sample_rate";
+	struct rlimit nofile;
 
 	if (argc > 1 && argv[1][0] == 'x')
 		multiplier = strtol(argv[1] + 1, NULL, 0);
@@ -625,6 +1154,16 @@ int main(int argc, char **argv)
 		multiplier = 1;
 	if (argc > 2)
 		only_rows = argv[2];
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	/*
+	 * ctxsw-sys-256 opens 256 events per CPU in this task before it
+	 * hands them to their holder: 2048 fds on 8 CPUs, past the usual
+	 * soft limit of 1024 but within the kernel's default hard limit.
+	 */
+	if (!getrlimit(RLIMIT_NOFILE, &nofile)) {
+		nofile.rlim_cur = nofile.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &nofile);
+	}
 	if (pin_cpu0()) {
 		row_failed("all", "sched_setaffinity");
 		return 1;
@@ -635,11 +1174,11 @@ int main(int argc, char **argv)
 	 * this guest, so it measures the scheduler hooks at their cheapest.
 	 */
 	if (row_wanted("ctxsw-0"))
-		bench_ctxsw("ctxsw-0", 0, ITERS(200000));
+		bench_ctxsw("ctxsw-0", 0, 0, NULL, ITERS(200000));
 	if (row_wanted("ctxsw-1"))
-		bench_ctxsw("ctxsw-1", 1, ITERS(150000));
+		bench_ctxsw("ctxsw-1", 1, 0, NULL, ITERS(150000));
 	if (row_wanted("ctxsw-8"))
-		bench_ctxsw("ctxsw-8", 8, ITERS(80000));
+		bench_ctxsw("ctxsw-8", 8, 0, NULL, ITERS(80000));
 	if (row_wanted("read-1"))
 		bench_read("read-1", 1, ITERS(2000000));
 	if (row_wanted("read-group-8"))
@@ -650,14 +1189,60 @@ int main(int argc, char **argv)
 		bench_ioctl("ioctl-group-8", 8, ITERS(120000));
 
 	/*
+	 * The scaling rows after the rows they extend, so that those run
+	 * in the same guest as before the scaling rows existed.
+	 */
+	if (row_wanted("ctxsw-cpu-8"))
+		bench_ctxsw("ctxsw-cpu-8", 8, 1, NULL, ITERS(CPU8_ITERS));
+	if (row_wanted("ctxsw-cpu-64"))
+		bench_ctxsw("ctxsw-cpu-64", 64, 1, NULL, ITERS(CPU64_ITERS));
+	if (row_wanted("ctxsw-cpu-256"))
+		bench_ctxsw("ctxsw-cpu-256", 256, 1, NULL, ITERS(CPU256_ITERS));
+	if (row_wanted("ctxsw-sys-8"))
+		bench_ctxsw_sys("ctxsw-sys-8", 8, 0, ITERS(SYS_ITERS));
+	if (row_wanted("ctxsw-sys-64"))
+		bench_ctxsw_sys("ctxsw-sys-64", 64, 0, ITERS(SYS_ITERS));
+	if (row_wanted("ctxsw-sys-256"))
+		bench_ctxsw_sys("ctxsw-sys-256", 256, 0, ITERS(SYS_ITERS));
+	if (row_wanted("ctxsw-sys-64-sw"))
+		bench_ctxsw_sys("ctxsw-sys-64-sw", 64, 1, ITERS(SYSSW_ITERS));
+	if (row_wanted("mmap-sys-8"))
+		bench_sys_op("mmap-sys-8", 8, map_unmap, "mmap/munmap",
+			     ITERS(MMAP_ITERS));
+	if (row_wanted("mmap-sys-64"))
+		bench_sys_op("mmap-sys-64", 64, map_unmap, "mmap/munmap",
+			     ITERS(MMAP_ITERS));
+	if (row_wanted("mmap-sys-256"))
+		bench_sys_op("mmap-sys-256", 256, map_unmap, "mmap/munmap",
+			     ITERS(MMAP_ITERS));
+	if (row_wanted("fork-sys-8"))
+		bench_sys_op("fork-sys-8", 8, fork_wait, "fork/waitpid",
+			     ITERS(FORK_ITERS));
+	if (row_wanted("fork-sys-64"))
+		bench_sys_op("fork-sys-64", 64, fork_wait, "fork/waitpid",
+			     ITERS(FORK_ITERS));
+	if (row_wanted("bp-open-1"))
+		bench_bp_open("bp-open-1", 1, ITERS(BP_ITERS));
+	if (row_wanted("bp-open-4"))
+		bench_bp_open("bp-open-4", 4, ITERS(BP_ITERS));
+
+	/*
 	 * Sampling last, so the rows above see the same guest as before
 	 * they existed. The throttle limit is read when its row runs: a
 	 * kernel may lower it at run time, and the row reports the rate
-	 * it used. The two cost rows subtract sample-base.
+	 * it used. The two cost rows subtract sample-base; the tick-freq
+	 * rows run its workload too, and right after it.
 	 */
 	if (row_wanted("sample-base") || row_wanted("sample-4khz") ||
-	    row_wanted("sample-max"))
+	    row_wanted("sample-max") || row_wanted("tick-freq-1") ||
+	    row_wanted("tick-freq-64") || row_wanted("tick-freq-256"))
 		bench_sample_base(ITERS(WORK_ITERS));
+	if (row_wanted("tick-freq-1"))
+		bench_tick("tick-freq-1", 1, ITERS(WORK_ITERS));
+	if (row_wanted("tick-freq-64"))
+		bench_tick("tick-freq-64", 64, ITERS(WORK_ITERS));
+	if (row_wanted("tick-freq-256"))
+		bench_tick("tick-freq-256", 256, ITERS(WORK_ITERS));
 	if (row_wanted("sample-4khz"))
 		bench_sample("sample-4khz", 4000, ITERS(WORK_ITERS));
 	if (row_wanted("sample-max"))
