@@ -6,16 +6,18 @@
  *
  * A CPU has a handful of debug registers (four on x86, shared by
  * instruction and data breakpoints; separate banks on arm64).  An event is
- * only accepted if it can always be scheduled: on every CPU it may run on,
- * the breakpoints bound to that CPU plus the largest set of breakpoints any
- * single task may bring there must fit in the registers.  Task breakpoints
- * of different tasks share the registers, since only one task runs on a
- * CPU at a time.  Every reservation is a struct bp_slot on one list,
- * protected by bp_slots_mutex: breakpoints are created rarely and always
- * from process context, so a sleeping lock and a linear walk are enough.
+ * only accepted if it can always be scheduled: for each register class and
+ * every CPU c it may run on, need(c) = pinned[c] (task-less breakpoints
+ * bound to c) + the most breakpoints one task may bring to c (its ones
+ * bound to c or to no CPU) must fit in the registers.  Task breakpoints of
+ * different tasks share the registers: one task runs on a CPU at a time.
  *
- * Lock order: ctx->mutex, then bp_slots_mutex.  Nothing is called with
- * bp_slots_mutex held except the pure accounting helpers.
+ * The accounting itself, and why it costs nothing per CPU, is in
+ * hw_breakpoint_slots.c.
+ *
+ * Breakpoints are created rarely and from process context: one sleeping
+ * lock, bp_slots_mutex, covers the accounting.  Lock order: ctx->mutex,
+ * then bp_slots_mutex; nothing else is called with it held.
  *
  * The arch side installs an event in a free register from pmu::add and
  * reports hits through perf_bp_event() from its debug exception handler.
@@ -23,149 +25,37 @@
 #include <linux/capability.h>
 #include <linux/cpu.h>
 #include <linux/err.h>
+#include <linux/hashtable.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/kdebug.h>
-#include <linux/list.h>
+#include <linux/lockdep.h>
+#include <linux/minmax.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
+#include <linux/overflow.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
+#include <linux/xarray.h>
 #include <kunit/visibility.h>
 
 #include "internal.h"
 #include "hw_breakpoint.h"
 
-/* every live reservation; the reservations of one task are adjacent */
-static LIST_HEAD(bp_slots);
+/* The system's accounting, over every possible CPU id: init_hw_breakpoint() */
 static DEFINE_MUTEX(bp_slots_mutex);
+static struct bp_acct bp_slots;
 
-/* Slot accounting: the rule itself, on a list the caller owns and locks. */
-
-/**
- * bp_slot_insert - add a reservation to an accounting list
- * @slots: the list
- * @slot: the reservation, not on any list
- *
- * A task reservation goes right after another reservation of the same
- * task, if there is one, so that bp_slot_cpu_usage() can total each task
- * in a single pass.
- *
- * Context: the caller serialises access to @slots.
- */
-void bp_slot_insert(struct list_head *slots, struct bp_slot *slot)
-{
-	struct bp_slot *pos;
-
-	if (slot->task) {
-		list_for_each_entry(pos, slots, entry) {
-			if (pos->task == slot->task) {
-				list_add(&slot->entry, &pos->entry);
-				return;
-			}
-		}
-	}
-	list_add_tail(&slot->entry, slots);
-}
-EXPORT_SYMBOL_IF_KUNIT(bp_slot_insert);
-
-/**
- * bp_slot_cpu_usage - registers of a class needed on one CPU
- * @slots: the reservations (grouped by task, see bp_slot_insert())
- * @extra: a reservation not on @slots to count as well, or NULL
- * @cpu: the CPU
- * @type: the register class
- *
- * The CPU must hold every breakpoint bound to it, plus, at any time, the
- * breakpoints of whichever task runs there.  So the need is the sum of the
- * CPU breakpoints for @cpu plus the maximum, over tasks, of the task
- * breakpoints that may run on @cpu (bound to it or to no CPU).
- *
- * Context: the caller serialises access to @slots.
- * Return: the number of registers of class @type needed on @cpu.
- */
-int bp_slot_cpu_usage(const struct list_head *slots,
-		      const struct bp_slot *extra, int cpu, int type)
-{
-	const void *cur_task = NULL;
-	int pinned = 0, max_task = 0, cur = 0, extra_task = 0;
-	const struct bp_slot *s;
-
-	list_for_each_entry(s, slots, entry) {
-		if (s->type != type)
-			continue;
-		if (!s->task) {
-			if (s->cpu == cpu)
-				pinned += s->weight;
-			continue;
-		}
-		if (s->cpu != -1 && s->cpu != cpu)
-			continue;
-		/* a task's records are adjacent: a new task closes a total */
-		if (s->task != cur_task) {
-			max_task = max(max_task, cur);
-			cur_task = s->task;
-			cur = 0;
-		}
-		cur += s->weight;
-		if (extra && s->task == extra->task)
-			extra_task += s->weight;
-	}
-	max_task = max(max_task, cur);
-
-	if (extra && extra->type == type) {
-		if (!extra->task) {
-			if (extra->cpu == cpu)
-				pinned += extra->weight;
-		} else if (extra->cpu == -1 || extra->cpu == cpu) {
-			max_task = max(max_task, extra_task + extra->weight);
-		}
-	}
-	return pinned + max_task;
-}
-EXPORT_SYMBOL_IF_KUNIT(bp_slot_cpu_usage);
-
-/**
- * bp_slot_check - would one more reservation still fit?
- * @slots: the reservations already made (all of which fit)
- * @new: the candidate, not on @slots
- * @nr_cpus: CPUs 0 to @nr_cpus - 1 are checked where @new may run
- * @nr_regs: registers of @new's class on each CPU
- *
- * Only the CPUs @new may run on can change, so only those are checked.
- *
- * Context: the caller serialises access to @slots.
- * Return: 0 if @new fits, -ENOSPC if some CPU would run out of registers.
- */
-int bp_slot_check(const struct list_head *slots, const struct bp_slot *new,
-		  unsigned int nr_cpus, int nr_regs)
-{
-	unsigned int cpu;
-
-	for (cpu = 0; cpu < nr_cpus; cpu++) {
-		if (new->cpu >= 0 && cpu != new->cpu)
-			continue;
-		if (bp_slot_cpu_usage(slots, new, cpu, new->type) > nr_regs)
-			return -ENOSPC;
-	}
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(bp_slot_check);
+/* What reserve_bp_slot() counted for an event, to uncount exactly that. */
+struct bp_slot {
+	const void	*task;
+	int		cpu;
+	int		type;
+};
 
 /* The register class a breakpoint type needs. */
 static int bp_class(u32 bp_type)
 {
 	return (bp_type & HW_BREAKPOINT_RW) ? TYPE_DATA : TYPE_INST;
-}
-
-/*
- * Checking every CPU id below nr_cpu_ids gives the same verdict as checking
- * the possible ones: an id that is not possible has no CPU breakpoints, so
- * its need is never above that of a possible CPU.
- */
-static int bp_slot_check_class(const struct bp_slot *slot)
-{
-	return bp_slot_check(&bp_slots, slot, nr_cpu_ids,
-			     hw_breakpoint_slots(slot->type));
 }
 
 /**
@@ -191,12 +81,9 @@ int reserve_bp_slot(struct perf_event *bp)
 	slot->task = bp->hw.target;
 	slot->cpu = bp->cpu;
 	slot->type = bp_class(bp->attr.bp_type);
-	slot->weight = 1;
 
 	mutex_lock(&bp_slots_mutex);
-	err = bp_slot_check_class(slot);
-	if (!err)
-		bp_slot_insert(&bp_slots, slot);
+	err = bp_acct_reserve(&bp_slots, slot->task, slot->cpu, slot->type);
 	mutex_unlock(&bp_slots_mutex);
 
 	if (err) {
@@ -220,7 +107,7 @@ void release_bp_slot(struct perf_event *bp)
 	if (!slot)
 		return;
 	mutex_lock(&bp_slots_mutex);
-	list_del(&slot->entry);
+	bp_acct_release(&bp_slots, slot->task, slot->cpu, slot->type);
 	mutex_unlock(&bp_slots_mutex);
 	bp->pmu_private = NULL;
 	kfree(slot);
@@ -230,16 +117,12 @@ void release_bp_slot(struct perf_event *bp)
 static int bp_slot_change_class(struct perf_event *bp, int type)
 {
 	struct bp_slot *slot = bp->pmu_private;
-	int old = slot->type, err;
+	int err;
 
 	mutex_lock(&bp_slots_mutex);
-	/* checked as if new, so that its old class does not count twice */
-	list_del(&slot->entry);
-	slot->type = type;
-	err = bp_slot_check_class(slot);
-	if (err)
-		slot->type = old;
-	bp_slot_insert(&bp_slots, slot);
+	err = bp_acct_move(&bp_slots, slot->task, slot->cpu, slot->type, type);
+	if (!err)
+		slot->type = type;
 	mutex_unlock(&bp_slots_mutex);
 	return err;
 }
@@ -255,7 +138,7 @@ bool hw_breakpoint_is_used(void)
 	bool used;
 
 	mutex_lock(&bp_slots_mutex);
-	used = !list_empty(&bp_slots);
+	used = bp_slots.nr_bps != 0;
 	mutex_unlock(&bp_slots_mutex);
 	return used;
 }
@@ -629,7 +512,15 @@ static struct notifier_block bp_exceptions_nb = {
  */
 int __init init_hw_breakpoint(void)
 {
-	int err;
+	unsigned int nr_regs[BP_NR_CLASSES] = { };
+	int err, type;
+
+	/* a class that is not TYPE_MAX's (mixed registers) stays empty */
+	for (type = 0; type < TYPE_MAX; type++)
+		nr_regs[type] = hw_breakpoint_slots(type);
+	err = bp_acct_init(&bp_slots, &bp_slots_mutex, nr_cpu_ids, nr_regs);
+	if (err)
+		return err;
 
 	err = perf_pmu_register(&bp_pmu, "breakpoint", PERF_TYPE_BREAKPOINT);
 	if (err)

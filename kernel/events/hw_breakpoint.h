@@ -2,38 +2,76 @@
 /*
  * Breakpoint slot accounting, shared by hw_breakpoint.c and its KUnit test.
  *
- * The rule is kept free of perf events and of locking so that the test can
- * drive it with records it makes up: the callers own the list and its lock.
+ * The accounting knows nothing of perf events: a reservation is a task
+ * identity (or none), a CPU (or -1) and a register class.  The number of
+ * CPUs and of registers per class are parameters, so that the test can
+ * drive an instance of its own with made-up CPUs; each instance names the
+ * mutex that serialises it (bp_slots_mutex for the real one).
  */
 #ifndef _KERNEL_EVENTS_HW_BREAKPOINT_H
 #define _KERNEL_EVENTS_HW_BREAKPOINT_H
 
-#include <linux/list.h>
+#include <linux/hashtable.h>
+#include <linux/types.h>
+
+struct mutex;
+
+/*
+ * Register classes the accounting keeps apart: TYPE_INST and TYPE_DATA.
+ * Always two, even where one bank serves both (TYPE_DATA == TYPE_INST),
+ * so that the test can exercise separate banks on every architecture.
+ */
+#define BP_NR_CLASSES		2
+#define BP_TASK_HASH_BITS	7
 
 /**
- * struct bp_slot - one breakpoint reservation, as the accounting sees it
- * @entry: node in the list of all reservations; the reservations of one
- *	task are kept next to each other (bp_slot_insert() sees to it)
- * @task: the task the breakpoint follows, or NULL for a CPU breakpoint;
- *	only compared, never dereferenced
- * @cpu: the CPU the breakpoint is bound to, or -1 (task breakpoints only)
- *	when it may run on any CPU
- * @type: the register class it needs (TYPE_INST or TYPE_DATA; equal on
- *	architectures whose debug registers serve both)
- * @weight: how many registers of that class it takes
+ * struct bp_class_acct - the counts of one register class
+ * @nr_regs: registers of this class on each CPU
+ * @pinned: per CPU, the task-less breakpoints bound to it
+ * @pinned_hist: [v] is the number of CPUs whose @pinned is v (v >= 1)
+ * @any_hist: [v] is the number of tasks with v breakpoints that may run on
+ *	any CPU (v >= 1)
+ * @cpu_hist: row c, [c * (@nr_regs + 1) + v], is the number of tasks with
+ *	breakpoints bound to CPU c that have v breakpoints in all that may run
+ *	there (bound to c, or to no CPU), v >= 1
+ *
+ * Index 0 of each histogram is never used.  No index goes above @nr_regs:
+ * every value counted belongs to an accepted set, which fits.
  */
-struct bp_slot {
-	struct list_head	entry;
-	const void		*task;
-	int			cpu;
-	int			type;
-	int			weight;
+struct bp_class_acct {
+	unsigned int	nr_regs;
+	unsigned int	*pinned;
+	unsigned int	*pinned_hist;
+	unsigned int	*any_hist;
+	unsigned int	*cpu_hist;
 };
 
-void bp_slot_insert(struct list_head *slots, struct bp_slot *slot);
-int bp_slot_cpu_usage(const struct list_head *slots,
-		      const struct bp_slot *extra, int cpu, int type);
-int bp_slot_check(const struct list_head *slots, const struct bp_slot *new,
-		  unsigned int nr_cpus, int nr_regs);
+/**
+ * struct bp_acct - every breakpoint reservation of a system, as counts
+ * @lock: the mutex that serialises every call on this instance
+ * @nr_cpus: the CPU ids are 0 to @nr_cpus - 1
+ * @nr_bps: reservations held, all classes
+ * @cls: the counts of each register class
+ * @tasks: a struct bp_task (private to hw_breakpoint.c) for each task that
+ *	holds a reservation, hashed by task pointer
+ */
+struct bp_acct {
+	struct mutex		*lock;		/* held around every call */
+	unsigned int		nr_cpus;
+	unsigned long		nr_bps;
+	struct bp_class_acct	cls[BP_NR_CLASSES];
+	DECLARE_HASHTABLE(tasks, BP_TASK_HASH_BITS);
+};
+
+int bp_acct_init(struct bp_acct *acct, struct mutex *lock,
+		 unsigned int nr_cpus, const unsigned int *nr_regs);
+void bp_acct_destroy(struct bp_acct *acct);
+int bp_acct_reserve(struct bp_acct *acct, const void *task, int cpu,
+		    int type);
+void bp_acct_release(struct bp_acct *acct, const void *task, int cpu,
+		     int type);
+int bp_acct_move(struct bp_acct *acct, const void *task, int cpu,
+		 int from, int to);
+unsigned int bp_acct_need(struct bp_acct *acct, int cpu, int type);
 
 #endif /* _KERNEL_EVENTS_HW_BREAKPOINT_H */
