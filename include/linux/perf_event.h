@@ -51,6 +51,7 @@
 #include <linux/perf_regs.h>
 #include <linux/cgroup.h>
 #include <linux/refcount.h>
+#include <linux/xarray.h>
 #include <linux/security.h>
 #include <linux/static_call.h>
 #include <linux/lockdep.h>
@@ -251,7 +252,8 @@ struct hw_perf_event {
  *	PMUs that refuse per-task events
  * @hrtimer_interval_ms: multiplexing rotation interval
  * @pmu_disable_count: per-CPU nesting count of perf_pmu_disable()
- * @pmu_cpu_context: per-CPU core state for this PMU (kernel/events/ only)
+ * @pmu_cpu_context: per-CPU multiplexing state of this PMU (struct
+ *	perf_rotation, kernel/events/rotate.c only)
  * @nr_addr_filters: number of address filters the PMU supports
  * @pmu_enable: re-enable the PMU after pmu_disable (IRQs off)
  * @pmu_disable: freeze every counter of the PMU on this CPU (IRQs off)
@@ -357,8 +359,14 @@ struct perf_event {
 #ifdef CONFIG_PERF_EVENTS
 	/* in ctx->event_list (every event of the context, siblings too) */
 	struct list_head		event_entry;
-	/* a leader: in ctx->pinned_groups or ctx->flexible_groups */
+	/* a leader: in its context's group index (kernel/events/groups.c) */
 	struct list_head		group_entry;
+	/* a leader whose group is on a PMU: in ctx->pinned_on/flexible_on */
+	struct list_head		group_on_entry;
+	/* a leader's place in the scheduling order (lower goes first) */
+	u64				group_seq;
+	/* wants side-band records: on its bucket's sideband list */
+	struct list_head		sb_entry;
 	/* a leader's members, and a member's node in its leader's list */
 	struct list_head		sibling_list;
 	struct list_head		sibling_entry;
@@ -367,8 +375,6 @@ struct perf_event {
 	/* software events on their CPU's hash list; tracepoints likewise */
 	struct hlist_node		hlist_entry;
 	int				nr_siblings;
-	int				group_caps;
-	unsigned int			group_generation;
 	struct perf_event		*group_leader;
 	struct pmu			*pmu;
 	void				*pmu_private;
@@ -414,7 +420,6 @@ struct perf_event {
 	struct fasync_struct		*fasync;
 	struct perf_buffer __rcu	*rb;
 	struct list_head		rb_entry;	/* on rb's event list */
-	struct mutex			mmap_mutex;	/* unused: see ring_buffer.c */
 	atomic_t			mmap_count;	/* VMAs mapping rb via us */
 
 	/* pending work that cannot run in NMI/IRQ context */
@@ -467,6 +472,18 @@ struct perf_event {
 	list_for_each_entry((sibling), &(event)->sibling_list, sibling_entry)
 
 /**
+ * struct perf_groups - group leaders of a context, in scheduling order
+ * @pinned: groups with attr.pinned
+ * @flexible: the others, multiplexed when they do not all fit
+ * @sideband: events (members too) that asked for side-band records
+ */
+struct perf_groups {
+	struct list_head		pinned;
+	struct list_head		flexible;
+	struct list_head		sideband;
+};
+
+/**
  * struct perf_event_context - the events of one task or one CPU
  *
  * A task has at most one context (task->perf_event_ctxp) for all PMUs; each
@@ -478,15 +495,23 @@ struct perf_event_context {
 	struct mutex			mutex;	/* see the locking rules above */
 
 	struct list_head		event_list;
-	struct list_head		pinned_groups;
-	struct list_head		flexible_groups;
+	/*
+	 * Group leaders, indexed by the CPU they may run on: @groups for
+	 * any CPU (every group of a CPU context), @cpu_groups for the
+	 * groups of a task context bound to one CPU.  @pinned_on and
+	 * @flexible_on list the groups on a PMU.  kernel/events/groups.c.
+	 */
+	struct perf_groups		groups;
+	struct xarray			cpu_groups;
+	struct list_head		pinned_on;
+	struct list_head		flexible_on;
+	u64				group_seq;
 	int				nr_events;
 	int				nr_active;
-	int				nr_hw_events;
+	int				nr_pinned_hw;
 	int				is_active;
 	int				nr_stat;
 	int				nr_freq;
-	int				rotate_disable;
 
 	refcount_t			refcount;
 	struct task_struct		*task;
@@ -513,25 +538,17 @@ struct perf_event_context {
  * struct perf_cpu_context - per-CPU core state
  * @ctx: the CPU's own events (pid == -1)
  * @task_ctx: the context of the task running here, while it is scheduled in
- * @active_oncpu: events currently on a PMU of this CPU
  * @online: perf may schedule events on this CPU
- * @rotate_timer: multiplexing: rotates flexible groups that do not all fit
- * @rotate_interval_ms: its period (the PMU's perf_event_mux_interval_ms)
- * @rotate_active: the timer is armed
- * @rotate_needed: a flexible group could not be scheduled since the last
- *	rotation
+ * @rotating: the PMUs whose multiplexing timer is armed on this CPU
+ *	(struct perf_rotation, kernel/events/rotate.c)
  *
  * All fields are changed on their own CPU with IRQs off.
  */
 struct perf_cpu_context {
 	struct perf_event_context	ctx;
 	struct perf_event_context	*task_ctx;
-	int				active_oncpu;
 	int				online;
-	struct hrtimer			rotate_timer;
-	int				rotate_interval_ms;
-	bool				rotate_active;
-	bool				rotate_needed;
+	struct list_head		rotating;
 };
 
 /* Where a sample is being written in the ring buffer (sampling issue). */

@@ -63,6 +63,17 @@ static void swevent_period_math(struct kunit *test)
 #define FAKE_COUNTERS	2
 
 static DEFINE_PER_CPU(int, fake_used);
+/* how often the core disabled the whole fake PMU, per CPU */
+static DEFINE_PER_CPU(int, fake_disables);
+
+static void fake_pmu_disable(struct pmu *pmu)
+{
+	this_cpu_inc(fake_disables);
+}
+
+static void fake_pmu_enable(struct pmu *pmu)
+{
+}
 
 static int fake_event_init(struct perf_event *event)
 {
@@ -104,6 +115,8 @@ static void fake_stop(struct perf_event *event, int flags)
 
 static struct pmu fake_pmu = {
 	.task_ctx_nr	= perf_hw_context,
+	.pmu_disable	= fake_pmu_disable,
+	.pmu_enable	= fake_pmu_enable,
 	.event_init	= fake_event_init,
 	.add		= fake_add,
 	.del		= fake_del,
@@ -209,6 +222,28 @@ static void fake_disable_frees_counter(struct kunit *test)
 	perf_event_release_kernel(b);
 }
 
+/*
+ * A reschedule (here: enabling a pinned event, which makes the flexible
+ * ones step off and come back after it) disables the PMU once for the
+ * whole pass, not once per group going off and on.
+ */
+static void fake_resched_disables_pmu_once(struct kunit *test)
+{
+	struct perf_event *pinned = fake_counter(test, true);
+	struct perf_event *flexible = fake_counter(test, false);
+	int before;
+
+	perf_event_disable(pinned);
+	KUNIT_EXPECT_EQ(test, flexible->state, PERF_EVENT_STATE_ACTIVE);
+	before = per_cpu(fake_disables, 0);
+	perf_event_enable(pinned);
+	KUNIT_EXPECT_EQ(test, pinned->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, flexible->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, per_cpu(fake_disables, 0) - before, 1);
+	perf_event_release_kernel(pinned);
+	perf_event_release_kernel(flexible);
+}
+
 /* three flexible events on two counters take turns: all run, none always */
 static void fake_rotation_shares_counters(struct kunit *test)
 {
@@ -245,6 +280,7 @@ static struct kunit_case perf_sched_cases[] = {
 	KUNIT_CASE(fake_counters_fill_then_wait),
 	KUNIT_CASE(fake_pinned_overcommit_is_error),
 	KUNIT_CASE(fake_disable_frees_counter),
+	KUNIT_CASE(fake_resched_disables_pmu_once),
 	KUNIT_CASE(fake_rotation_shares_counters),
 	{}
 };

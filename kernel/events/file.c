@@ -15,12 +15,6 @@
 
 #include "internal.h"
 
-/* The id user space sees: an inherited event reports its parent's. */
-static u64 primary_id(struct perf_event *event)
-{
-	return event->parent ? event->parent->id : event->id;
-}
-
 static u64 event_lost(struct perf_event *event)
 {
 	return atomic64_read(&event->lost_samples);
@@ -33,7 +27,7 @@ static int put_entry(struct perf_event *event, u64 fmt, u64 *buf, u64 value)
 
 	buf[n++] = value;
 	if (fmt & PERF_FORMAT_ID)
-		buf[n++] = primary_id(event);
+		buf[n++] = perf_event_primary_id(event);
 	if (fmt & PERF_FORMAT_LOST)
 		buf[n++] = event_lost(event);
 	return n;
@@ -93,7 +87,7 @@ static ssize_t perf_read_one(struct perf_event *event, u64 fmt,
 	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
 		buf[n++] = running;
 	if (fmt & PERF_FORMAT_ID)
-		buf[n++] = primary_id(event);
+		buf[n++] = perf_event_primary_id(event);
 	if (fmt & PERF_FORMAT_LOST)
 		buf[n++] = event_lost(event);
 	if (copy_to_user(ubuf, buf, n * sizeof(u64)))
@@ -156,26 +150,6 @@ static __poll_t perf_poll(struct file *file, poll_table *wait)
 	 * nothing to wait for, and reports POLLHUP as upstream does.
 	 */
 	return perf_event_rb_poll(event);
-}
-
-/**
- * perf_event_wakeup - wake poll() and SIGIO waiters
- * @event: the event
- *
- * Context: process or IRQ context, not under ctx->lock (use
- * perf_event_queue_wakeup() there).
- */
-void perf_event_wakeup(struct perf_event *event)
-{
-	int kill = READ_ONCE(event->pending_kill);
-
-	/* pollers of every event sharing the buffer, or just this one */
-	if (!perf_event_wakeup_rb(event))
-		wake_up_all(&event->waitq);
-	if (kill) {
-		WRITE_ONCE(event->pending_kill, 0);
-		kill_fasync(perf_event_fasync(event), SIGIO, kill);
-	}
 }
 
 typedef void (*perf_event_op_t)(struct perf_event *event);
@@ -336,7 +310,7 @@ static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 	switch (cmd) {
 	case PERF_EVENT_IOC_ID:
-		if (put_user(primary_id(event), (u64 __user *)arg))
+		if (put_user(perf_event_primary_id(event), (u64 __user *)arg))
 			return -EFAULT;
 		return 0;
 	case PERF_EVENT_IOC_PERIOD: {

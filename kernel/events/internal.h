@@ -3,22 +3,40 @@
  * Private interface between the files of kernel/events/.
  *
  * Files and what they own:
- *  context.c   contexts, time accounting, scheduling events on and off the
- *              PMUs at context switch, cross-CPU calls into a context
- *  event.c     event allocation, groups, enable/disable, read, release
+ *  context.c   context lifetime: allocation, references, pins, clones,
+ *              and the CPU contexts' hotplug
+ *  groups.c    the group index: groups by CPU, scheduling order, on-PMU
+ *              lists
+ *  sched.c     events on and off the PMUs; the context-switch hooks
+ *  rotate.c    multiplexing: per-PMU, per-CPU rotation timers
+ *  swap.c      the cheap swap of cloned contexts at context switch
+ *  remote.c    cross-CPU calls into a context (perf_ctx_call())
+ *  time.c      context time, event enabled/running times
+ *  event.c     event allocation, sizes, references, release
+ *  control.c   install/remove, enable/disable, reset, period, refresh
+ *  read.c      bringing counts and times up to date; inherited copies
+ *  wakeup.c    waking readers, SIGIO, and the work overflows defer
  *  pmu.c       the PMU registry, its sysfs bus, perf_pmu_disable/enable
  *  syscall.c   perf_event_open(): attr copy and validation, permissions
  *  file.c      the event file: read, poll, ioctl, mmap, fasync, release
  *  task.c      fork, exit, exec hooks and prctl enable/disable
  *  swevent.c   the software PMU and the cpu-clock/task-clock PMUs
  *  tracepoint.c the tracepoint and kprobe PMUs
- *  hw_breakpoint.c breakpoint slots and the breakpoint PMU
+ *  hw_breakpoint.c the breakpoint PMU and the in-kernel breakpoint API
+ *  hw_breakpoint_slots.c breakpoint slot accounting
  *  overflow.c  overflow: refresh limits, throttling, frequency mode,
  *              sigtrap and SIGIO
- *  ring_buffer.c the mmap ring buffer: allocation, mapping, the user page,
- *              writing records, wakeups, SET_OUTPUT and PAUSE_OUTPUT
- *  sample.c    laying out PERF_RECORD_SAMPLE and the sample_id_all trailer
- *  sideband.c  MMAP, COMM, FORK/EXIT, SWITCH, NAMESPACES, KSYMBOL, ...
+ *  ring_buffer.c the mmap ring buffer: allocation, the user page, wakeups,
+ *              SET_OUTPUT and PAUSE_OUTPUT
+ *  rb_output.c writing records into a ring buffer
+ *  rb_mmap.c   mapping a ring buffer, charging its pages
+ *  sample.c    preparing and writing PERF_RECORD_SAMPLE
+ *  sample_id.c record sizes and the sample_id_all trailer
+ *  sample_addr.c physical addresses and page sizes for samples
+ *  sideband.c  side-band records: who gets them (the walk), FORK/EXIT,
+ *              COMM, NAMESPACES, SWITCH, READ
+ *  sb_mmap.c   MMAP and MMAP2 records
+ *  sb_kernel.c KSYMBOL, BPF_EVENT and TEXT_POKE records
  *  callchain.c callchain buffers and collection
  *  sysctl.c    the sysctl knobs and their handlers
  */
@@ -37,8 +55,6 @@
 
 DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
 
-/* context.c */
-
 /*
  * A function run against an event's context with ctx->lock held and IRQs
  * off, on the CPU where the context is active, or on any CPU when it is
@@ -47,23 +63,97 @@ DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
 typedef void (*perf_ctx_fn_t)(struct perf_event *event,
 			      struct perf_event_context *ctx, void *data);
 
+/* remote.c */
 void perf_ctx_call(struct perf_event *event, perf_ctx_fn_t fn, void *data);
 void perf_ctx_call_read(struct perf_event *event, perf_ctx_fn_t fn,
 			void *data);
+
+/* time.c */
 u64 perf_clock(void);
 void perf_ctx_update_time(struct perf_event_context *ctx);
+void perf_ctx_activate(struct perf_event_context *ctx);
+void perf_ctx_deactivate(struct perf_event_context *ctx);
 void perf_event_update_time(struct perf_event *event);
 void perf_event_set_state(struct perf_event *event,
 			  enum perf_event_state state);
-int perf_group_sched_in(struct perf_event *leader,
-			struct perf_event_context *ctx);
+void perf_event_times_now(struct perf_event *event, u64 *now,
+			  u64 *enabled, u64 *running);
+
+/* groups.c */
+
+/* walks the "any CPU" bucket and this CPU's, merged by group_seq */
+struct perf_group_iter {
+	struct list_head	*head[2];
+	struct list_head	*pos[2];
+};
+
+void perf_groups_init(struct perf_event_context *ctx);
+void perf_groups_free(struct perf_event_context *ctx);
+int perf_groups_reserve(struct perf_event_context *ctx, int cpu);
+struct perf_groups *perf_groups_of(struct perf_event_context *ctx,
+				   struct perf_event *leader);
+struct perf_groups *perf_groups_here(struct perf_event_context *ctx);
+struct pmu *perf_group_hw_pmu(struct perf_event *leader);
+struct pmu *perf_group_pmu(struct perf_event *leader);
+void perf_group_count(struct perf_event_context *ctx,
+		      struct perf_event *leader, int delta);
+void perf_group_link(struct perf_event_context *ctx,
+		     struct perf_event *leader);
+void perf_group_unlink(struct perf_event_context *ctx,
+		       struct perf_event *leader);
+void perf_group_set_on(struct perf_event_context *ctx,
+		       struct perf_event *leader, bool on);
+void perf_group_iter_start(struct perf_group_iter *it,
+			   struct perf_event_context *ctx, bool pinned);
+struct perf_event *perf_group_iter_next(struct perf_group_iter *it);
+void perf_group_rotate(struct perf_event_context *ctx, struct pmu *pmu);
+
+/* sched.c */
+
+/* the PMUs one scheduling pass disabled, to enable once at its end */
+#define PERF_PMU_BATCH	4
+struct perf_pmu_batch {
+	int			nr;
+	struct pmu		*pmu[PERF_PMU_BATCH];
+};
+
+void perf_pmu_batch_enable(struct perf_pmu_batch *b);
+void perf_ctx_lock(struct perf_cpu_context *cpuctx,
+		   struct perf_event_context *ctx);
+void perf_ctx_unlock(struct perf_cpu_context *cpuctx,
+		     struct perf_event_context *ctx);
 void perf_group_try_sched_in(struct perf_event *leader,
 			     struct perf_event_context *ctx);
 void perf_group_sched_out(struct perf_event *leader,
 			  struct perf_event_context *ctx);
 void perf_event_sched_out(struct perf_event *event,
 			  struct perf_event_context *ctx);
+void perf_ctx_sched_in(struct perf_event_context *ctx, bool pinned,
+		       struct pmu *pmu, struct perf_pmu_batch *b);
+void perf_ctx_sched_out(struct perf_event_context *ctx, bool flexible_only,
+			struct pmu *pmu, struct perf_pmu_batch *b);
+void perf_ctx_sched_in_all(struct perf_cpu_context *cpuctx,
+			   struct perf_event_context *task_ctx,
+			   struct perf_pmu_batch *b);
 void perf_ctx_resched(struct perf_event_context *ctx);
+void perf_task_ctx_sched_in(struct perf_cpu_context *cpuctx,
+			    struct perf_event_context *ctx);
+void perf_task_ctx_sched_out(struct perf_cpu_context *cpuctx,
+			     struct perf_event_context *ctx);
+void perf_task_events_inc(void);
+void perf_task_events_dec(void);
+
+/* rotate.c */
+void perf_rotation_needed(struct pmu *pmu);
+void perf_rotation_stop_cpu(void);
+int perf_rotation_init(struct pmu *pmu);
+void perf_rotation_free(struct pmu *pmu);
+
+/* swap.c */
+bool perf_ctx_try_swap(struct perf_event_context *ctx,
+		       struct task_struct *prev, struct task_struct *next);
+
+/* context.c */
 struct perf_event_context *perf_find_get_context(struct task_struct *task,
 						 int cpu);
 struct perf_event_context *perf_alloc_task_ctx(struct task_struct *task);
@@ -74,12 +164,6 @@ void perf_unclone_ctx(struct perf_event_context *ctx);
 void perf_clone_ctx(struct perf_event_context *child_ctx,
 		    struct perf_event_context *parent_ctx);
 void perf_put_ctx(struct perf_event_context *ctx);
-void perf_ctx_lock(struct perf_cpu_context *cpuctx,
-		   struct perf_event_context *ctx);
-void perf_ctx_unlock(struct perf_cpu_context *cpuctx,
-		     struct perf_event_context *ctx);
-void perf_task_events_inc(void);
-void perf_task_events_dec(void);
 int perf_cpu_ctx_init(void);
 
 /* event.c */
@@ -149,13 +233,9 @@ static inline u64 perf_event_read_total(struct perf_event *event,
 	return perf_event_read_children(event, enabled, running);
 }
 
-void perf_event_queue_wakeup(struct perf_event *event);
-bool perf_event_valid_group(struct perf_event *event,
-			    struct perf_event *leader);
 void perf_event_calc_sizes(struct perf_event *event);
 void perf_event_calc_read_size(struct perf_event *event);
 u32 perf_read_size(u64 fmt, int nr_siblings);
-u64 perf_event_next_id(void);
 void perf_event_ref(struct perf_event *event);
 void perf_event_unref(struct perf_event *event);
 
@@ -163,7 +243,6 @@ void perf_event_unref(struct perf_event *event);
 int perf_init_event(struct perf_event *event);
 struct pmu *perf_pmu_by_type(int type);
 int perf_pmu_sysfs_init(void);
-int perf_exclusive_event_init(struct perf_event *event);
 void perf_exclusive_event_release(struct perf_event *event);
 bool perf_exclusive_installable(struct perf_event *event,
 				struct perf_event_context *ctx);
@@ -171,15 +250,12 @@ bool perf_exclusive_installable(struct perf_event *event,
 /* syscall.c */
 int perf_copy_attr(struct perf_event_attr __user *uattr,
 		   struct perf_event_attr *attr);
-int perf_check_attr(struct perf_event_attr *attr);
 
 /* file.c */
 extern const struct file_operations perf_fops;
 bool is_perf_file(struct file *file);
-void perf_event_wakeup(struct perf_event *event);
 
 /* swevent.c */
-int perf_swevent_init_cpu(unsigned int cpu);
 void perf_swevent_event(struct perf_event *event, u64 nr,
 			struct perf_sample_data *data, struct pt_regs *regs);
 int perf_swevent_register(void);
@@ -204,19 +280,16 @@ int perf_output_begin_forward(struct perf_output_handle *handle,
 int perf_output_begin_backward(struct perf_output_handle *handle,
 			       struct perf_sample_data *data,
 			       struct perf_event *event, unsigned int size);
-void perf_event_times_now(struct perf_event *event, u64 *now,
-			  u64 *enabled, u64 *running);
 int perf_mmap(struct file *file, struct vm_area_struct *vma);
 int perf_event_set_output(struct perf_event *event,
 			  struct perf_event *output_event);
 void perf_event_detach_rb(struct perf_event *event);
 int perf_event_pause_output(struct perf_event *event, bool pause);
 __poll_t perf_event_rb_poll(struct perf_event *event);
-bool perf_event_wakeup_rb(struct perf_event *event);
-unsigned int perf_output_copy_user(struct perf_output_handle *handle,
-				   const void __user *ubuf, unsigned int len);
 
-/* sample.c */
+/* sample_id.c */
+void perf_sample_fill_id(struct perf_sample_data *data,
+			 struct perf_event *event, u64 types);
 void perf_event_calc_sample_sizes(struct perf_event *event);
 bool perf_event_validate_size(struct perf_event *event);
 void perf_event_header_init_id(struct perf_event_header *header,
@@ -226,12 +299,57 @@ void perf_event_output_id_sample(struct perf_event *event,
 				 struct perf_output_handle *handle,
 				 struct perf_sample_data *data);
 
+/* sample_addr.c */
+u64 perf_sample_phys_addr(u64 virt);
+u64 perf_sample_page_size(unsigned long addr);
+
+/* wakeup.c */
+void perf_event_output_wakeup(struct perf_event *event,
+			      struct perf_buffer *rb);
+void perf_event_queue_wakeup(struct perf_event *event);
+void perf_pending_work(struct irq_work *work);
+void perf_event_wakeup(struct perf_event *event);
+
 /* sideband.c */
+void perf_sb_attach(struct perf_event_context *ctx, struct perf_event *event);
+void perf_sb_detach(struct perf_event_context *ctx, struct perf_event *event);
 void perf_event_switch_record(struct task_struct *task,
 			      struct task_struct *next_prev, bool sched_in);
 void perf_event_task_record(struct task_struct *task, bool fork);
 void perf_event_read_record(struct perf_event *event,
 			    struct task_struct *task);
+
+/**
+ * perf_event_primary_id - the ID user space knows an event by
+ * @event: the event; an inherited copy reports its original's
+ *
+ * Return: the ID read() (PERF_FORMAT_ID), samples and records carry.
+ */
+static inline u64 perf_event_primary_id(struct perf_event *event)
+{
+	return event->parent ? event->parent->id : event->id;
+}
+
+/**
+ * perf_event_task_pid - a pid or tid as the event's opener sees it
+ * @event: the event; an inherited copy uses its original's namespace
+ * @task: the task
+ * @type: PIDTYPE_TGID for the pid, PIDTYPE_PID for the tid
+ *
+ * Return: the number in the pid namespace the event was opened in: 0 for
+ * a live task that namespace cannot see, -1 for one being reaped.
+ */
+static inline u32 perf_event_task_pid(struct perf_event *event,
+				      struct task_struct *task,
+				      enum pid_type type)
+{
+	struct perf_event *orig = event->parent ?: event;
+	u32 nr = __task_pid_nr_ns(task, type, orig->ns);
+
+	if (!nr && !pid_alive(task))
+		nr = -1;
+	return nr;
+}
 
 /* sysctl.c */
 extern int perf_sample_period_ns;

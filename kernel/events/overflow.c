@@ -57,7 +57,7 @@ static void perf_event_log_throttle(struct perf_event *event, bool unthrottle)
 			.size = sizeof(rec),
 		},
 		.time = event->clock(),
-		.id = event->parent ? event->parent->id : event->id,
+		.id = perf_event_primary_id(event),
 		.stream_id = event->id,
 	};
 
@@ -314,47 +314,63 @@ void perf_event_unthrottle(struct perf_event *event)
 }
 
 /*
- * The tick's work on one context: restart throttled events, and re-derive
- * frequency-mode periods from what each event counted during the tick.
- * Context: hard IRQ, ctx->lock held.
+ * The tick's work on one running event: restart it if it was throttled,
+ * and re-derive a frequency-mode period from what it counted during the
+ * tick.  Hard IRQ, ctx->lock held.
+ */
+static void perf_tick_event(struct perf_event *event, bool unthrottle)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	bool freq = event->attr.freq && event->attr.sample_freq;
+	u64 count, delta;
+
+	if (event->state != PERF_EVENT_STATE_ACTIVE ||
+	    event->oncpu != smp_processor_id())
+		return;
+	if (!freq && !(unthrottle && hwc->interrupts == PERF_THROTTLED))
+		return;
+
+	perf_pmu_disable(event->pmu);
+	if (hwc->interrupts == PERF_THROTTLED) {
+		perf_event_unthrottle(event);
+		if (!freq)
+			event->pmu->start(event, 0);
+	}
+	if (freq) {
+		event->pmu->stop(event, PERF_EF_UPDATE);
+		count = local64_read(&event->count);
+		delta = count - hwc->freq_count_stamp;
+		hwc->freq_count_stamp = count;
+		if ((s64)delta > 0)
+			perf_adjust_period(event, TICK_NSEC, delta, false);
+		event->pmu->start(event, (s64)delta > 0 ? PERF_EF_RELOAD : 0);
+	}
+	perf_pmu_enable(event->pmu);
+}
+
+static void perf_tick_groups(struct list_head *on, bool unthrottle)
+{
+	struct perf_event *leader, *sibling;
+
+	list_for_each_entry(leader, on, group_on_entry) {
+		perf_tick_event(leader, unthrottle);
+		for_each_sibling_event(sibling, leader)
+			perf_tick_event(sibling, unthrottle);
+	}
+}
+
+/*
+ * The tick's work on one context: only the groups on a PMU can have
+ * counted or been throttled since the last tick, so only they are
+ * visited.  Hard IRQ, ctx->lock held.
  */
 static void perf_tick_ctx(struct perf_event_context *ctx, bool unthrottle)
 {
-	struct perf_event *event;
-	int cpu = smp_processor_id();
-
 	if (!ctx || !ctx->is_active || !(ctx->nr_freq || unthrottle))
 		return;
 	lockdep_assert_held(&ctx->lock);
-
-	list_for_each_entry(event, &ctx->event_list, event_entry) {
-		struct hw_perf_event *hwc = &event->hw;
-		bool freq = event->attr.freq && event->attr.sample_freq;
-		u64 count, delta;
-
-		if (event->state != PERF_EVENT_STATE_ACTIVE ||
-		    event->oncpu != cpu)
-			continue;
-
-		perf_pmu_disable(event->pmu);
-		if (hwc->interrupts == PERF_THROTTLED) {
-			perf_event_unthrottle(event);
-			if (!freq)
-				event->pmu->start(event, 0);
-		}
-		if (freq) {
-			event->pmu->stop(event, PERF_EF_UPDATE);
-			count = local64_read(&event->count);
-			delta = count - hwc->freq_count_stamp;
-			hwc->freq_count_stamp = count;
-			if ((s64)delta > 0)
-				perf_adjust_period(event, TICK_NSEC, delta,
-						   false);
-			event->pmu->start(event,
-					  (s64)delta > 0 ? PERF_EF_RELOAD : 0);
-		}
-		perf_pmu_enable(event->pmu);
-	}
+	perf_tick_groups(&ctx->pinned_on, unthrottle);
+	perf_tick_groups(&ctx->flexible_on, unthrottle);
 }
 
 /**

@@ -217,6 +217,12 @@ int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 	pmu->pmu_disable_count = alloc_percpu(int);
 	if (!pmu->pmu_disable_count)
 		return -ENOMEM;
+	ret = perf_rotation_init(pmu);
+	if (ret) {
+		free_percpu(pmu->pmu_disable_count);
+		pmu->pmu_disable_count = NULL;
+		return ret;
+	}
 
 	mutex_lock(&pmus_lock);
 	if (type >= 0)
@@ -249,6 +255,7 @@ int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 
 fail:
 	mutex_unlock(&pmus_lock);
+	perf_rotation_free(pmu);
 	free_percpu(pmu->pmu_disable_count);
 	pmu->pmu_disable_count = NULL;
 	return ret;
@@ -271,6 +278,7 @@ void perf_pmu_unregister(struct pmu *pmu)
 		device_del(pmu->dev);
 		put_device(pmu->dev);
 	}
+	perf_rotation_free(pmu);
 	free_percpu(pmu->pmu_disable_count);
 }
 EXPORT_SYMBOL_GPL(perf_pmu_unregister);
@@ -381,6 +389,45 @@ again:
 	return -ENOENT;
 }
 
+/*
+ * Exclusive PMUs (PERF_PMU_CAP_EXCLUSIVE) serve one user at a time.
+ *
+ * Across the system, per-task events and CPU events of such a PMU never
+ * coexist: pmu->exclusive_cnt counts the per-task events when positive and
+ * the CPU events when negative, and an event of the other kind is refused
+ * with EBUSY while it is non-zero.  Within one context, two events of the
+ * PMU conflict when their CPUs can meet (see perf_exclusive_installable()).
+ */
+static bool perf_is_exclusive(struct pmu *pmu)
+{
+	return pmu->capabilities & PERF_PMU_CAP_EXCLUSIVE;
+}
+
+/**
+ * perf_exclusive_event_init - take the system-wide exclusive claim
+ * @event: an event whose PMU has just accepted it (event->hw.target set
+ *	for a per-task event)
+ *
+ * Context: process context.
+ * Return: 0, or -EBUSY when events of the other kind hold the PMU.
+ */
+static int perf_exclusive_event_init(struct perf_event *event)
+{
+	struct pmu *pmu = event->pmu;
+
+	if (!perf_is_exclusive(pmu))
+		return 0;
+	if (event->hw.target) {
+		if (!atomic_inc_unless_negative(&pmu->exclusive_cnt))
+			return -EBUSY;
+	} else {
+		if (!atomic_dec_unless_positive(&pmu->exclusive_cnt))
+			return -EBUSY;
+	}
+	event->attach_state |= PERF_ATTACH_EXCLUSIVE;
+	return 0;
+}
+
 /**
  * perf_init_event - find the PMU for a new event and let it set it up
  * @event: the event being allocated
@@ -415,45 +462,6 @@ int perf_init_event(struct perf_event *event)
 		event->pmu = NULL;
 	}
 	return ret;
-}
-
-/*
- * Exclusive PMUs (PERF_PMU_CAP_EXCLUSIVE) serve one user at a time.
- *
- * Across the system, per-task events and CPU events of such a PMU never
- * coexist: pmu->exclusive_cnt counts the per-task events when positive and
- * the CPU events when negative, and an event of the other kind is refused
- * with EBUSY while it is non-zero.  Within one context, two events of the
- * PMU conflict when their CPUs can meet (see perf_exclusive_installable()).
- */
-static bool perf_is_exclusive(struct pmu *pmu)
-{
-	return pmu->capabilities & PERF_PMU_CAP_EXCLUSIVE;
-}
-
-/**
- * perf_exclusive_event_init - take the system-wide exclusive claim
- * @event: an event whose PMU has just accepted it (event->hw.target set
- *	for a per-task event)
- *
- * Context: process context.
- * Return: 0, or -EBUSY when events of the other kind hold the PMU.
- */
-int perf_exclusive_event_init(struct perf_event *event)
-{
-	struct pmu *pmu = event->pmu;
-
-	if (!perf_is_exclusive(pmu))
-		return 0;
-	if (event->hw.target) {
-		if (!atomic_inc_unless_negative(&pmu->exclusive_cnt))
-			return -EBUSY;
-	} else {
-		if (!atomic_dec_unless_positive(&pmu->exclusive_cnt))
-			return -EBUSY;
-	}
-	event->attach_state |= PERF_ATTACH_EXCLUSIVE;
-	return 0;
 }
 
 /**

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PERF_RECORD_SAMPLE: sizing, preparing and writing a sample, and the
- * sample_id_all trailer of every other record.
+ * PERF_RECORD_SAMPLE: preparing and writing a sample.  The fixed sizes
+ * and the sample_id_all trailer every other record carries are in
+ * sample_id.c; the physical address and page-size lookups in
+ * sample_addr.c.
  *
  * A sample is written in three steps, all in the context of the overflow
  * (any context, NMI included: nothing here takes a lock, sleeps or
@@ -33,14 +35,6 @@
 
 #include "internal.h"
 
-/* the fields that sample_id_all appends to every non-sample record */
-#define PERF_SAMPLE_ID_ALL						\
-	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |		\
-	 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
-
-/* above this much, a group's read() or PERF_SAMPLE_READ part is refused */
-#define PERF_SAMPLE_MAX_READ_SIZE	(16 * 1024)
-
 /* What prepare works out that struct perf_sample_data has no room for. */
 struct sample_extra {
 	struct perf_regs	regs_user;
@@ -49,200 +43,6 @@ struct sample_extra {
 	u32			read_size;		/* PERF_SAMPLE_READ part */
 	u32			read_nr;		/* group members in it */
 };
-
-/**
- * perf_event_calc_sample_sizes - fixed sizes of @event's records
- * @event: the event; event->read_size is already up to date
- *
- * header_size: the fields of a sample whose size does not vary from one
- * sample to the next, other than those of the sample_id_all set;
- * id_header_size: the sample_id_all set, which samples carry too and every
- * other record appends when attr.sample_id_all is on.
- *
- * Context: process context, when the event is created or its group
- * changes; readers in the sample path see either the old or the new value.
- */
-void perf_event_calc_sample_sizes(struct perf_event *event)
-{
-	u64 type = event->attr.sample_type;
-	u16 size = 0;
-
-	if (type & PERF_SAMPLE_IP)
-		size += sizeof(u64);
-	if (type & PERF_SAMPLE_ADDR)
-		size += sizeof(u64);
-	if (type & PERF_SAMPLE_PERIOD)
-		size += sizeof(u64);
-	if (type & PERF_SAMPLE_READ)
-		size += event->read_size;
-	if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
-		size += sizeof(u64);
-	if (type & PERF_SAMPLE_DATA_SRC)
-		size += sizeof(u64);
-	if (type & PERF_SAMPLE_TRANSACTION)
-		size += sizeof(u64);
-	if (type & PERF_SAMPLE_PHYS_ADDR)
-		size += sizeof(u64);
-	if (type & PERF_SAMPLE_CGROUP)
-		size += sizeof(u64);
-	if (type & PERF_SAMPLE_DATA_PAGE_SIZE)
-		size += sizeof(u64);
-	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
-		size += sizeof(u64);
-	WRITE_ONCE(event->header_size, size);
-
-	size = 0;
-	if (type & PERF_SAMPLE_TID)
-		size += 2 * sizeof(u32);
-	if (type & PERF_SAMPLE_TIME)
-		size += sizeof(u64);
-	if (type & PERF_SAMPLE_ID)
-		size += sizeof(u64);
-	if (type & PERF_SAMPLE_STREAM_ID)
-		size += sizeof(u64);
-	if (type & PERF_SAMPLE_CPU)
-		size += 2 * sizeof(u32);
-	if (type & PERF_SAMPLE_IDENTIFIER)
-		size += sizeof(u64);
-	WRITE_ONCE(event->id_header_size, size);
-}
-
-/**
- * perf_event_validate_size - may @event join its group without any
- * member's record growing too large?
- * @event: the event being opened, event->group_leader already set
- *
- * A record is at most 64 KiB (header.size is a u16).  The part that grows
- * with the group is what read() and PERF_SAMPLE_READ return, so that is
- * limited to 16 KiB for the new event, the leader and every sibling, each
- * with its own read_format, as the group will be once @event is in it.
- * That leaves 48 KiB for the rest of a sample.
- *
- * Context: perf_event_open(), the group's ctx->mutex held.
- * Return: true if the group may grow by @event.
- */
-bool perf_event_validate_size(struct perf_event *event)
-{
-	struct perf_event *leader = event->group_leader, *sibling;
-	/* as upstream: a new leader is sized as if it had one sibling */
-	int nr = leader->nr_siblings + 1;
-
-	if (perf_read_size(event->attr.read_format, nr) >
-	    PERF_SAMPLE_MAX_READ_SIZE)
-		return false;
-	if (leader == event)
-		return true;
-	if (perf_read_size(leader->attr.read_format, nr) >
-	    PERF_SAMPLE_MAX_READ_SIZE)
-		return false;
-	for_each_sibling_event(sibling, leader)
-		if (perf_read_size(sibling->attr.read_format, nr) >
-		    PERF_SAMPLE_MAX_READ_SIZE)
-			return false;
-	return true;
-}
-
-/*
- * pid/tid of @task as seen from the pid namespace @event was opened in
- * (inherited copies use their original's).  -1 for a task being reaped,
- * and 0 for one the namespace cannot see.
- */
-static u32 sample_pid(struct perf_event *event, struct task_struct *task,
-		      enum pid_type type)
-{
-	u32 nr;
-
-	if (event->parent)
-		event = event->parent;
-	nr = __task_pid_nr_ns(task, type, event->ns);
-	if (!nr && !pid_alive(task))
-		nr = -1;
-	return nr;
-}
-
-/* the ID user space knows the event by: an inherited copy uses its root's */
-static u64 sample_primary_id(struct perf_event *event)
-{
-	return event->parent ? event->parent->id : event->id;
-}
-
-/* Fill the sample_id_all fields named in @types. */
-static void sample_fill_id(struct perf_sample_data *data,
-			   struct perf_event *event, u64 types)
-{
-	data->type = event->attr.sample_type;
-	data->sample_flags |= types & PERF_SAMPLE_ID_ALL;
-
-	if (types & PERF_SAMPLE_TID) {
-		data->tid_entry.pid = sample_pid(event, current, PIDTYPE_TGID);
-		data->tid_entry.tid = sample_pid(event, current, PIDTYPE_PID);
-	}
-	if (types & PERF_SAMPLE_TIME)
-		data->time = event->clock();
-	if (types & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER))
-		data->id = sample_primary_id(event);
-	if (types & PERF_SAMPLE_STREAM_ID)
-		data->stream_id = event->id;
-	if (types & PERF_SAMPLE_CPU) {
-		data->cpu_entry.cpu = raw_smp_processor_id();
-		data->cpu_entry.reserved = 0;
-	}
-}
-
-/**
- * perf_event_header_init_id - size and fill the sample_id_all trailer
- * @header: the record's header; its size grows by the trailer
- * @data: where the trailer's values are kept until written
- * @event: the event the record is for
- *
- * Does nothing unless attr.sample_id_all.  Pair with
- * perf_event_output_id_sample() after the record's own fields.
- *
- * Context: any, including NMI.
- */
-void perf_event_header_init_id(struct perf_event_header *header,
-			       struct perf_sample_data *data,
-			       struct perf_event *event)
-{
-	if (!event->attr.sample_id_all)
-		return;
-	header->size += event->id_header_size;
-	sample_fill_id(data, event, event->attr.sample_type);
-}
-
-/**
- * perf_event_output_id_sample - write the sample_id_all trailer
- * @event: the event the record is for
- * @handle: the record being written
- * @data: filled by perf_event_header_init_id()
- *
- * The trailer's order differs from a sample's: TID, TIME, ID, STREAM_ID,
- * CPU, then IDENTIFIER last, where a parser walking back from the end of
- * any record finds it.
- *
- * Context: any, including NMI.
- */
-void perf_event_output_id_sample(struct perf_event *event,
-				 struct perf_output_handle *handle,
-				 struct perf_sample_data *data)
-{
-	u64 type = data->type;
-
-	if (!event->attr.sample_id_all)
-		return;
-	if (type & PERF_SAMPLE_TID)
-		perf_output_put(handle, data->tid_entry);
-	if (type & PERF_SAMPLE_TIME)
-		perf_output_put(handle, data->time);
-	if (type & PERF_SAMPLE_ID)
-		perf_output_put(handle, data->id);
-	if (type & PERF_SAMPLE_STREAM_ID)
-		perf_output_put(handle, data->stream_id);
-	if (type & PERF_SAMPLE_CPU)
-		perf_output_put(handle, data->cpu_entry);
-	if (type & PERF_SAMPLE_IDENTIFIER)
-		perf_output_put(handle, data->id);
-}
 
 /*
  * The user registers of the sample: the interrupted ones when the sample
@@ -293,123 +93,6 @@ static u16 sample_stack_user_size(struct perf_event *event,
 		return 0;
 	size = min_t(u64, size, U16_MAX - used);
 	return round_down(size, sizeof(u64));
-}
-
-/*
- * Physical address of @virt for PERF_SAMPLE_PHYS_ADDR, or 0 when it cannot
- * be found without sleeping: vmalloc and other non-linear kernel memory,
- * user memory that is not present, a kernel thread's "user" address.
- */
-static u64 sample_phys_addr(u64 virt)
-{
-	struct page *page;
-	u64 phys = 0;
-
-	if (!virt)
-		return 0;
-	if (virt >= TASK_SIZE) {
-		void *p = (void *)(uintptr_t)virt;
-
-		if (virt_addr_valid(p) &&
-		    !(virt >= VMALLOC_START && virt < VMALLOC_END))
-			phys = virt_to_phys(p);
-		return phys;
-	}
-	if (!is_user_task(current))
-		return 0;
-	/* the fast GUP walk is IRQ- and NMI-safe and never sleeps */
-	pagefault_disable();
-	if (get_user_page_fast_only(virt, 0, &page)) {
-		phys = page_to_phys(page) + offset_in_page(virt);
-		put_page(page);
-	}
-	pagefault_enable();
-	return phys;
-}
-
-#ifdef CONFIG_HAVE_GUP_FAST
-/*
- * Size of the page-table entry that maps @addr in @mm: a huge mapping at
- * any level, else the PTE's (which may itself cover a contiguous range).
- * 0 when nothing maps it.
- *
- * Lockless: the caller has interrupts off, which holds off the TLB
- * shootdown (or RCU grace period) that page-table freeing waits for, and
- * every level is read once into a local copy before it is looked at.
- */
-static u64 sample_pgtable_size(struct mm_struct *mm, unsigned long addr)
-{
-	pgd_t *pgdp, pgd;
-	p4d_t *p4dp, p4d;
-	pud_t *pudp, pud;
-	pmd_t *pmdp, pmd;
-	pte_t *ptep, pte;
-	u64 size = 0;
-	int tries;
-
-	pgdp = pgd_offset(mm, addr);
-	pgd = READ_ONCE(*pgdp);
-	if (pgd_none(pgd))
-		return 0;
-	if (pgd_leaf(pgd))
-		return pgd_leaf_size(pgd);
-
-	p4dp = p4d_offset_lockless(pgdp, pgd, addr);
-	p4d = READ_ONCE(*p4dp);
-	if (!p4d_present(p4d))
-		return 0;
-	if (p4d_leaf(p4d))
-		return p4d_leaf_size(p4d);
-
-	pudp = pud_offset_lockless(p4dp, p4d, addr);
-	pud = READ_ONCE(*pudp);
-	if (!pud_present(pud))
-		return 0;
-	if (pud_leaf(pud))
-		return pud_leaf_size(pud);
-
-	pmdp = pmd_offset_lockless(pudp, pud, addr);
-	/* the PMD can change under us (THP collapse): re-read it a few times */
-	for (tries = 0; tries < 3; tries++) {
-		pmd = pmdp_get_lockless(pmdp);
-		if (!pmd_present(pmd))
-			return 0;
-		if (pmd_leaf(pmd))
-			return pmd_leaf_size(pmd);
-		ptep = pte_offset_map(&pmd, addr);
-		if (!ptep)
-			continue;
-		pte = ptep_get_lockless(ptep);
-		if (pte_present(pte))
-			size = __pte_leaf_size(pmd, pte);
-		pte_unmap(ptep);
-		break;
-	}
-	return size;
-}
-#else
-static u64 sample_pgtable_size(struct mm_struct *mm, unsigned long addr)
-{
-	return 0;
-}
-#endif
-
-/* Page size behind @addr for DATA_PAGE_SIZE and CODE_PAGE_SIZE; 0 unknown. */
-static u64 sample_page_size(unsigned long addr)
-{
-	struct mm_struct *mm = current->mm;
-	unsigned long flags;
-	u64 size;
-
-	if (!addr)
-		return 0;
-	/* a kernel thread's addresses are kernel ones: walk init_mm */
-	if (!mm)
-		mm = &init_mm;
-	local_irq_save(flags);
-	size = sample_pgtable_size(mm, addr);
-	local_irq_restore(flags);
-	return size;
 }
 
 /* Bytes of the RAW part; sets raw->size to the padded payload size. */
@@ -465,7 +148,7 @@ static u32 sample_prepare(struct perf_sample_data *data,
 		todo |= PERF_SAMPLE_ADDR;
 	todo &= ~data->sample_flags;
 
-	sample_fill_id(data, event, todo);
+	perf_sample_fill_id(data, event, todo);
 
 	if (todo & PERF_SAMPLE_IP)
 		data->ip = perf_instruction_pointer(regs);
@@ -486,14 +169,14 @@ static u32 sample_prepare(struct perf_sample_data *data,
 	if (todo & PERF_SAMPLE_TRANSACTION)
 		data->txn = 0;
 	if (todo & PERF_SAMPLE_PHYS_ADDR)
-		data->phys_addr = sample_phys_addr(data->addr);
+		data->phys_addr = perf_sample_phys_addr(data->addr);
 	/* cgroup IDs need CONFIG_CGROUP_PERF, which the open refuses without */
 	if (todo & PERF_SAMPLE_CGROUP)
 		data->cgroup = 0;
 	if (todo & PERF_SAMPLE_DATA_PAGE_SIZE)
-		data->data_page_size = sample_page_size(data->addr);
+		data->data_page_size = perf_sample_page_size(data->addr);
 	if (todo & PERF_SAMPLE_CODE_PAGE_SIZE)
-		data->code_page_size = sample_page_size(data->ip);
+		data->code_page_size = perf_sample_page_size(data->ip);
 	if (todo & PERF_SAMPLE_AUX)
 		data->aux_size = 0;	/* no PMU of ours has an AUX area */
 	data->sample_flags |= todo & ~(PERF_SAMPLE_REGS_USER |
@@ -651,7 +334,7 @@ static void sample_output_member(struct perf_output_handle *handle,
 		sample_member_update(member);
 	v[n++] = sample_member_count(sampler, member);
 	if (fmt & PERF_FORMAT_ID)
-		v[n++] = sample_primary_id(member);
+		v[n++] = perf_event_primary_id(member);
 	if (fmt & PERF_FORMAT_LOST)
 		v[n++] = atomic64_read(&member->lost_samples);
 	perf_output_copy(handle, v, n * sizeof(u64));
@@ -688,7 +371,7 @@ static void sample_output_read(struct perf_output_handle *handle,
 		if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
 			perf_output_put(handle, running);
 		if (fmt & PERF_FORMAT_ID) {
-			v = sample_primary_id(event);
+			v = perf_event_primary_id(event);
 			perf_output_put(handle, v);
 		}
 		if (fmt & PERF_FORMAT_LOST) {

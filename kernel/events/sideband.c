@@ -18,9 +18,18 @@
  * for namespaces records gets none: the per-CPU side-band list upstream
  * keeps does not take such events.
  *
- * Locking.  ctx->event_list is not an RCU list: each walk holds the CPU
+ * Cost when nobody asked.  Every hook first reads how many events in the
+ * system want its kind of record (perf_sb_nr[]): mmap, fork, exit, comm
+ * and context switches cost one atomic read while no event wants them,
+ * however many counting events exist (`perf stat -a`, the NMI watchdog).
+ * When some do, the walk visits only the events that asked for any
+ * side-band record and may run on this CPU: each bucket of the group
+ * index (groups.c) keeps them on its sideband list, so a task followed
+ * by one event per CPU costs one visit, not one per CPU.
+ *
+ * Locking.  The sideband lists are not RCU lists: each walk holds the CPU
  * context's lock and then the task context's (perf_ctx_lock(), the order
- * context.c uses), with IRQs off.  The task's context pointer is read
+ * sched.c uses), with IRQs off.  The task's context pointer is read
  * under rcu_read_lock(): contexts are freed after a grace period, and a
  * context that was detached meanwhile only holds events that are no longer
  * enabled.  Records are written with those locks held; the ring-buffer
@@ -28,27 +37,85 @@
  * may sleep (d_path, build-id parsing, namespace lookups) is done before
  * the walk, and only when an event wants the record at all.
  *
+ * Files: this one has the walk and the task records (FORK, EXIT, COMM,
+ * NAMESPACES, SWITCH, READ); sb_mmap.c the MMAP records, sb_kernel.c the
+ * records about kernel text (KSYMBOL, BPF_EVENT, TEXT_POKE); sideband.h
+ * what they share.
+ *
  * Records with a sample_id_all trailer get it from sample.c:
  * perf_event_header_init_id() grows the header's size and fills the sample
  * data, perf_event_output_id_sample() writes it after the body.
  */
-#include <linux/buildid.h>
-#include <linux/dcache.h>
-#include <linux/filter.h>
-#include <linux/fs.h>
-#include <linux/hugetlb.h>
-#include <linux/kallsyms.h>
-#include <linux/mm.h>
-#include <linux/mman.h>
 #include <linux/proc_ns.h>
 #include <linux/slab.h>
 
-#include "internal.h"
+#include "sideband.h"
 
-/* Does @event want the record described by @data? */
-typedef bool (*sb_match_t)(struct perf_event *event, void *data);
-/* Write the record described by @data to @event's buffer. */
-typedef void (*sb_emit_t)(struct perf_event *event, void *data);
+/* events in any context that want each kind */
+static atomic_t perf_sb_nr[PERF_SB_KINDS];
+
+static unsigned int sb_kinds(struct perf_event *event)
+{
+	struct perf_event_attr *a = &event->attr;
+	bool mmap = a->mmap || a->mmap2 || a->mmap_data;
+	unsigned int k = 0;
+
+	/* tools that follow mmaps or names also need to know the tasks */
+	if (a->task || a->comm || mmap)
+		k |= BIT(PERF_SB_TASK);
+	if (a->comm)
+		k |= BIT(PERF_SB_COMM);
+	if (a->namespaces)
+		k |= BIT(PERF_SB_NS);
+	if (mmap)
+		k |= BIT(PERF_SB_MMAP);
+	if (a->context_switch)
+		k |= BIT(PERF_SB_SWITCH);
+	if (a->ksymbol)
+		k |= BIT(PERF_SB_KSYMBOL);
+	if (a->bpf_event)
+		k |= BIT(PERF_SB_BPF);
+	if (a->text_poke)
+		k |= BIT(PERF_SB_POKE);
+	return k;
+}
+
+static void sb_count(struct perf_event *event, int delta)
+{
+	unsigned long k = sb_kinds(event);
+	unsigned int bit;
+
+	for_each_set_bit(bit, &k, PERF_SB_KINDS)
+		atomic_add(delta, &perf_sb_nr[bit]);
+}
+
+/**
+ * perf_sb_attach - an event joins a context: offer it side-band records
+ * @ctx: the context; ctx->lock held
+ * @event: the event, leader or member
+ */
+void perf_sb_attach(struct perf_event_context *ctx, struct perf_event *event)
+{
+	lockdep_assert_held(&ctx->lock);
+	if (!sb_kinds(event))
+		return;
+	list_add_tail(&event->sb_entry, &perf_groups_of(ctx, event)->sideband);
+	sb_count(event, 1);
+}
+
+/**
+ * perf_sb_detach - undo perf_sb_attach()
+ * @ctx: the context; ctx->lock held
+ * @event: the event
+ */
+void perf_sb_detach(struct perf_event_context *ctx, struct perf_event *event)
+{
+	lockdep_assert_held(&ctx->lock);
+	if (list_empty(&event->sb_entry))
+		return;
+	list_del_init(&event->sb_entry);
+	sb_count(event, -1);
+}
 
 /*
  * Attrs that put a CPU event on upstream's per-CPU side-band list; an
@@ -78,13 +145,13 @@ static bool sb_event_eligible(struct perf_event *event, bool cpu_ctx)
 	return !cpu_ctx || sb_cpu_event_listed(event);
 }
 
-static int sb_walk_ctx(struct perf_event_context *ctx, bool cpu_ctx,
-		       sb_match_t match, sb_emit_t emit, void *data)
+static int sb_walk_list(struct list_head *list, bool cpu_ctx,
+			sb_match_t match, sb_emit_t emit, void *data)
 {
 	struct perf_event *event;
 	int n = 0;
 
-	list_for_each_entry(event, &ctx->event_list, event_entry) {
+	list_for_each_entry(event, list, sb_entry) {
 		if (!sb_event_eligible(event, cpu_ctx) || !match(event, data))
 			continue;
 		n++;
@@ -94,22 +161,47 @@ static int sb_walk_ctx(struct perf_event_context *ctx, bool cpu_ctx,
 	return n;
 }
 
-/*
- * Offer a record to every eligible event (see the top of the file) of this
+/* the events of @ctx that asked for records and may run on this CPU */
+static int sb_walk_ctx(struct perf_event_context *ctx, bool cpu_ctx,
+		       sb_match_t match, sb_emit_t emit, void *data)
+{
+	struct perf_groups *g = perf_groups_here(ctx);
+	int n;
+
+	n = sb_walk_list(&ctx->groups.sideband, cpu_ctx, match, emit, data);
+	if (g)
+		n += sb_walk_list(&g->sideband, cpu_ctx, match, emit, data);
+	return n;
+}
+
+/**
+ * sb_walk - offer a record to the events that may want it
+ * @kind: the kind of record, for the early exit
+ * @match: does an event want it
+ * @emit: write it to an event, or NULL to only count
+ * @data: the record's description, for @match and @emit
+ *
+ * Offers it to every eligible event (see the top of the file) of this
  * CPU's context and of current's context.  With @emit NULL nothing is
  * written: the return value (how many events match) tells the caller
  * whether preparing the record is worth it, and @match may note what
  * those events need in @data.
  *
+ * Nothing at all happens while no event wants @kind.
+ *
  * Context: any but NMI; must not hold a perf context lock of this CPU.
+ * Return: how many events wanted the record.
  */
-static int sb_walk(sb_match_t match, sb_emit_t emit, void *data)
+int sb_walk(enum perf_sb_kind kind, sb_match_t match, sb_emit_t emit,
+	    void *data)
 {
 	struct perf_event_context *tctx;
 	struct perf_cpu_context *cpuctx;
 	unsigned long flags;
 	int n = 0;
 
+	if (!atomic_read(&perf_sb_nr[kind]))
+		return 0;
 	local_irq_save(flags);
 	rcu_read_lock();
 	cpuctx = this_cpu_ptr(&perf_cpu_ctx);
@@ -131,44 +223,33 @@ out:
 	return n;
 }
 
-/* pid and tid of @p as seen from the namespace the event was opened in */
-static u32 sb_pid_type(struct perf_event *event, struct task_struct *p,
-		       enum pid_type type)
-{
-	struct perf_event *orig = event->parent ?: event;
-	u32 nr = __task_pid_nr_ns(p, type, orig->ns);
-
-	/* an exited task or one outside the namespace reads as -1, not 0 */
-	if (!nr && !pid_alive(p))
-		nr = -1;
-	return nr;
-}
-
-static u32 sb_pid(struct perf_event *event, struct task_struct *p)
-{
-	return sb_pid_type(event, p, PIDTYPE_TGID);
-}
-
-static u32 sb_tid(struct perf_event *event, struct task_struct *p)
-{
-	return sb_pid_type(event, p, PIDTYPE_PID);
-}
-
-/*
- * Open a record whose body (header included) is @hdr->size bytes; the
- * trailer, if any, is added to the size here.
+/**
+ * sb_begin - open a side-band record in @event's buffer
+ * @handle: the output handle
+ * @sample: scratch for the sample_id_all trailer
+ * @event: the event
+ * @hdr: the record's header; @hdr->size is the body's size (header
+ *	included), and the trailer's size is added to it here
+ *
+ * Return: 0, or non-zero when there is no room (the record is lost).
  */
-static int sb_begin(struct perf_output_handle *handle,
-		    struct perf_sample_data *sample, struct perf_event *event,
-		    struct perf_event_header *hdr)
+int sb_begin(struct perf_output_handle *handle,
+	     struct perf_sample_data *sample, struct perf_event *event,
+	     struct perf_event_header *hdr)
 {
 	perf_sample_data_init(sample, 0, 0);
 	perf_event_header_init_id(hdr, sample, event);
 	return perf_output_begin(handle, sample, event, hdr->size);
 }
 
-static void sb_end(struct perf_output_handle *handle,
-		   struct perf_sample_data *sample, struct perf_event *event)
+/**
+ * sb_end - write the trailer and publish a record opened by sb_begin()
+ * @handle: the output handle
+ * @sample: as given to sb_begin()
+ * @event: the event
+ */
+void sb_end(struct perf_output_handle *handle,
+	    struct perf_sample_data *sample, struct perf_event *event)
 {
 	perf_event_output_id_sample(event, handle, sample);
 	perf_output_end(handle);
@@ -239,7 +320,7 @@ void perf_event_task_record(struct task_struct *task, bool fork)
 {
 	struct sb_task_info ti = { .task = task, .fork = fork };
 
-	sb_walk(sb_task_match, sb_task_emit, &ti);
+	sb_walk(PERF_SB_TASK, sb_task_match, sb_task_emit, &ti);
 }
 
 /* COMM */
@@ -297,7 +378,7 @@ void perf_event_comm(struct task_struct *tsk, bool exec)
 	/* zero-padded to a multiple of 8 bytes, NUL included */
 	strscpy_pad(ci.comm, tsk->comm, sizeof(ci.comm));
 	ci.size = ALIGN(strlen(ci.comm) + 1, sizeof(u64));
-	sb_walk(sb_comm_match, sb_comm_emit, &ci);
+	sb_walk(PERF_SB_COMM, sb_comm_match, sb_comm_emit, &ci);
 }
 
 /* NAMESPACES */
@@ -365,7 +446,7 @@ void perf_event_namespaces(struct task_struct *task)
 	struct sb_ns_info *ni;
 
 	/* the namespace lookups sleep and cost: only when someone asks */
-	if (!sb_walk(sb_ns_match, NULL, NULL))
+	if (!sb_walk(PERF_SB_NS, sb_ns_match, NULL, NULL))
 		return;
 	ni = kzalloc(sizeof(*ni), GFP_KERNEL);
 	if (!ni)
@@ -390,7 +471,7 @@ void perf_event_namespaces(struct task_struct *task)
 #ifdef CONFIG_CGROUPS
 	sb_ns_link(&ni->link[CGROUP_NS_INDEX], task, &cgroupns_operations);
 #endif
-	sb_walk(sb_ns_match, sb_ns_emit, ni);
+	sb_walk(PERF_SB_NS, sb_ns_match, sb_ns_emit, ni);
 	kfree(ni);
 }
 
@@ -404,183 +485,6 @@ void perf_event_fork(struct task_struct *tsk)
 {
 	perf_event_task_record(tsk, true);
 	perf_event_namespaces(tsk);
-}
-
-/* MMAP and MMAP2 */
-
-struct sb_mmap_info {
-	struct vm_area_struct *vma;
-	char *name;		/* NUL-padded to name_size */
-	u32 name_size;
-	u32 maj, min;
-	u64 ino, ino_generation;
-	u32 prot, flags;
-	bool want_build_id;
-	u32 build_id_size;
-	u8 build_id[BUILD_ID_SIZE_MAX];
-};
-
-static bool sb_mmap_match(struct perf_event *event, void *data)
-{
-	struct sb_mmap_info *mi = data;
-	struct perf_event_attr *a = &event->attr;
-	bool want;
-
-	/* executable mappings are code; the others only with mmap_data */
-	if (mi->vma->vm_flags & VM_EXEC)
-		want = a->mmap || a->mmap2;
-	else
-		want = a->mmap_data;
-	if (want && a->mmap2 && a->build_id)
-		mi->want_build_id = true;
-	return want;
-}
-
-static void sb_mmap_emit(struct perf_event *event, void *data)
-{
-	struct sb_mmap_info *mi = data;
-	bool mmap2 = event->attr.mmap2;
-	bool with_id = mmap2 && event->attr.build_id && mi->build_id_size;
-	struct perf_output_handle handle;
-	struct perf_sample_data sample;
-	struct {
-		struct perf_event_header header;
-		u32 pid, tid;
-		u64 addr, len, pgoff;
-	} rec = {
-		.header = {
-			.type = mmap2 ? PERF_RECORD_MMAP2 : PERF_RECORD_MMAP,
-			.misc = PERF_RECORD_MISC_USER,
-			.size = sizeof(rec) + mi->name_size,
-		},
-		.addr = mi->vma->vm_start,
-		.len = mi->vma->vm_end - mi->vma->vm_start,
-		.pgoff = (u64)mi->vma->vm_pgoff << PAGE_SHIFT,
-	};
-
-	/* maj, min, ino, ino_generation (or the build id), prot, flags */
-	if (mmap2)
-		rec.header.size += 4 + 4 + 8 + 8 + 4 + 4;
-	if (with_id)
-		rec.header.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
-	if (!(mi->vma->vm_flags & VM_EXEC))
-		rec.header.misc |= PERF_RECORD_MISC_MMAP_DATA;
-
-	if (sb_begin(&handle, &sample, event, &rec.header))
-		return;
-	rec.pid = sb_pid(event, current);
-	rec.tid = sb_tid(event, current);
-	perf_output_put(&handle, rec);
-	if (mmap2) {
-		if (with_id) {
-			/* u8 size, three reserved bytes, 20 bytes of id */
-			u8 size[4] = { mi->build_id_size };
-
-			perf_output_copy(&handle, size, sizeof(size));
-			perf_output_copy(&handle, mi->build_id,
-					 sizeof(mi->build_id));
-		} else {
-			perf_output_put(&handle, mi->maj);
-			perf_output_put(&handle, mi->min);
-			perf_output_put(&handle, mi->ino);
-			perf_output_put(&handle, mi->ino_generation);
-		}
-		perf_output_put(&handle, mi->prot);
-		perf_output_put(&handle, mi->flags);
-	}
-	perf_output_copy(&handle, mi->name, mi->name_size);
-	sb_end(&handle, &sample, event);
-}
-
-/* The name user space knows an anonymous or special mapping by. */
-static const char *sb_anon_name(struct vm_area_struct *vma)
-{
-	const char *name = NULL;
-
-	if (vma->vm_ops && vma->vm_ops->name)
-		name = vma->vm_ops->name(vma);	/* [vdso], [uprobes], ... */
-	if (!name)
-		name = arch_vma_name(vma);
-	if (name)
-		return name;
-	if (vma_is_initial_heap(vma))
-		return "[heap]";
-	if (vma_is_initial_stack(vma))
-		return "[stack]";
-	return "//anon";
-}
-
-/**
- * perf_event_mmap - a mapping was created or changed
- * @vma: the mapping; current's mm, mmap_lock held
- *
- * Writes PERF_RECORD_MMAP (attr.mmap) or PERF_RECORD_MMAP2 (attr.mmap2)
- * for executable mappings, and for the others with attr.mmap_data.  The
- * loader's mappings of an exec'ed image come through here too.
- * Context: process context, may sleep.
- */
-void perf_event_mmap(struct vm_area_struct *vma)
-{
-	struct sb_mmap_info mi = { .vma = vma };
-	struct file *file = vma->vm_file;
-	/* anonymous names are cut to 15 characters, as upstream does */
-	char short_name[16];
-	char *buf = NULL;
-	u32 len;
-
-	if (!sb_walk(sb_mmap_match, NULL, &mi))
-		return;
-
-	if (vma->vm_flags & VM_READ)
-		mi.prot |= PROT_READ;
-	if (vma->vm_flags & VM_WRITE)
-		mi.prot |= PROT_WRITE;
-	if (vma->vm_flags & VM_EXEC)
-		mi.prot |= PROT_EXEC;
-	mi.flags = vma->vm_flags & VM_MAYSHARE ? MAP_SHARED : MAP_PRIVATE;
-	if (vma->vm_flags & VM_LOCKED)
-		mi.flags |= MAP_LOCKED;
-	if (is_vm_hugetlb_page(vma))
-		mi.flags |= MAP_HUGETLB;
-
-	if (file) {
-		const struct inode *inode = file_user_inode(file);
-		char *path;
-
-		buf = kmalloc(PATH_MAX, GFP_KERNEL);
-		if (!buf) {
-			strscpy_pad(short_name, "//enomem", sizeof(short_name));
-			mi.name = short_name;
-			goto named;
-		}
-		/* leave room after the path for the padding to 8 bytes */
-		path = d_path(file_user_path(file), buf,
-			      PATH_MAX - sizeof(u64));
-		if (IS_ERR(path)) {
-			strscpy_pad(short_name, "//toolong",
-				    sizeof(short_name));
-			mi.name = short_name;
-			goto named;
-		}
-		mi.name = path;
-		mi.maj = MAJOR(inode->i_sb->s_dev);
-		mi.min = MINOR(inode->i_sb->s_dev);
-		mi.ino = inode->i_ino;
-		mi.ino_generation = inode->i_generation;
-	} else {
-		strscpy_pad(short_name, sb_anon_name(vma), sizeof(short_name));
-		mi.name = short_name;
-	}
-named:
-	len = strlen(mi.name) + 1;
-	mi.name_size = ALIGN(len, sizeof(u64));
-	memset(mi.name + len, 0, mi.name_size - len);
-
-	if (mi.want_build_id && file)
-		build_id_parse_nofault(vma, mi.build_id, &mi.build_id_size);
-
-	sb_walk(sb_mmap_match, sb_mmap_emit, &mi);
-	kfree(buf);
 }
 
 /* SWITCH and SWITCH_CPU_WIDE */
@@ -647,237 +551,7 @@ void perf_event_switch_record(struct task_struct *task,
 		if (task_is_runnable(task))
 			si.misc |= PERF_RECORD_MISC_SWITCH_OUT_PREEMPT;
 	}
-	sb_walk(sb_switch_match, sb_switch_emit, &si);
-}
-
-/* KSYMBOL */
-
-struct sb_ksym_info {
-	u64 addr;
-	u32 len;
-	u16 type, flags;
-	u32 name_size;
-	char name[KSYM_NAME_LEN];
-};
-
-static bool sb_ksym_match(struct perf_event *event, void *data)
-{
-	return event->attr.ksymbol;
-}
-
-static void sb_ksym_emit(struct perf_event *event, void *data)
-{
-	struct sb_ksym_info *ki = data;
-	struct perf_output_handle handle;
-	struct perf_sample_data sample;
-	struct {
-		struct perf_event_header header;
-		u64 addr;
-		u32 len;
-		u16 ksym_type, flags;
-	} rec = {
-		.header = {
-			.type = PERF_RECORD_KSYMBOL,
-			.size = sizeof(rec) + ki->name_size,
-		},
-		.addr = ki->addr,
-		.len = ki->len,
-		.ksym_type = ki->type,
-		.flags = ki->flags,
-	};
-
-	if (sb_begin(&handle, &sample, event, &rec.header))
-		return;
-	perf_output_put(&handle, rec);
-	perf_output_copy(&handle, ki->name, ki->name_size);
-	sb_end(&handle, &sample, event);
-}
-
-/**
- * perf_event_ksymbol - kernel text appeared or went away
- * @ksym_type: PERF_RECORD_KSYMBOL_TYPE_BPF or _OOL
- * @addr: its start
- * @len: its length
- * @unregister: it went away
- * @name: its symbol name
- *
- * Context: process context (BPF, kprobes, ftrace trampolines).
- */
-void perf_event_ksymbol(u16 ksym_type, u64 addr, u32 len, bool unregister,
-			const char *name)
-{
-	struct sb_ksym_info ki = {
-		.addr = addr,
-		.len = len,
-		.type = ksym_type,
-		.flags = unregister ? PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER : 0,
-	};
-	u32 n;
-
-	if (WARN_ONCE(ksym_type == PERF_RECORD_KSYMBOL_TYPE_UNKNOWN ||
-		      ksym_type >= PERF_RECORD_KSYMBOL_TYPE_MAX,
-		      "perf: bad ksymbol type %u\n", ksym_type))
-		return;
-	strscpy(ki.name, name, sizeof(ki.name));
-	/* NUL-padded to 8 bytes; KSYM_NAME_LEN is a multiple of 8 */
-	n = strlen(ki.name) + 1;
-	ki.name_size = ALIGN(n, sizeof(u64));
-	memset(ki.name + n, 0, ki.name_size - n);
-	sb_walk(sb_ksym_match, sb_ksym_emit, &ki);
-}
-
-/* BPF_EVENT */
-
-struct sb_bpf_info {
-	u16 type, flags;
-	u32 id;
-	u8 tag[BPF_TAG_SIZE];
-};
-
-static bool sb_bpf_match(struct perf_event *event, void *data)
-{
-	return event->attr.bpf_event;
-}
-
-static void sb_bpf_emit(struct perf_event *event, void *data)
-{
-	struct sb_bpf_info *bi = data;
-	struct perf_output_handle handle;
-	struct perf_sample_data sample;
-	struct {
-		struct perf_event_header header;
-		u16 type, flags;
-		u32 id;
-	} rec = {
-		.header = {
-			.type = PERF_RECORD_BPF_EVENT,
-			.size = sizeof(rec) + sizeof(bi->tag),
-		},
-		.type = bi->type,
-		.flags = bi->flags,
-		.id = bi->id,
-	};
-
-	if (sb_begin(&handle, &sample, event, &rec.header))
-		return;
-	perf_output_put(&handle, rec);
-	perf_output_copy(&handle, bi->tag, sizeof(bi->tag));
-	sb_end(&handle, &sample, event);
-}
-
-/* a program's JITed text, and that of each of its subprograms */
-static void sb_bpf_ksymbols(struct bpf_prog *prog, bool unregister)
-{
-	u32 i;
-
-	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_BPF,
-			   (u64)(unsigned long)prog->bpf_func,
-			   prog->jited_len, unregister, prog->aux->ksym.name);
-	/* func[0] is the main program, reported just above */
-	for (i = 1; i < prog->aux->func_cnt; i++) {
-		struct bpf_prog *sub = prog->aux->func[i];
-
-		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_BPF,
-				   (u64)(unsigned long)sub->bpf_func,
-				   sub->jited_len, unregister,
-				   sub->aux->ksym.name);
-	}
-}
-
-/**
- * perf_event_bpf_event - a BPF program was loaded or unloaded
- * @prog: the program
- * @type: PERF_BPF_EVENT_PROG_LOAD or _UNLOAD (others are ignored)
- * @flags: reserved, passed through
- *
- * Also writes KSYMBOL records for its text to attr.ksymbol events.
- * Context: process context, or wherever the last reference is dropped.
- */
-void perf_event_bpf_event(struct bpf_prog *prog, enum perf_bpf_event_type type,
-			  u16 flags)
-{
-	struct sb_bpf_info bi = { .type = type, .flags = flags };
-
-	if (type != PERF_BPF_EVENT_PROG_LOAD &&
-	    type != PERF_BPF_EVENT_PROG_UNLOAD)
-		return;
-	sb_bpf_ksymbols(prog, type == PERF_BPF_EVENT_PROG_UNLOAD);
-	bi.id = prog->aux->id;
-	memcpy(bi.tag, prog->tag, sizeof(bi.tag));
-	sb_walk(sb_bpf_match, sb_bpf_emit, &bi);
-}
-
-/* TEXT_POKE */
-
-struct sb_poke_info {
-	u64 addr;
-	const void *old_bytes, *new_bytes;
-	u16 old_len, new_len;
-	u32 pad;
-};
-
-static bool sb_poke_match(struct perf_event *event, void *data)
-{
-	return event->attr.text_poke;
-}
-
-static void sb_poke_emit(struct perf_event *event, void *data)
-{
-	struct sb_poke_info *pi = data;
-	struct perf_output_handle handle;
-	struct perf_sample_data sample;
-	static const u64 zero;
-	struct {
-		struct perf_event_header header;
-		u64 addr;
-	} rec = {
-		.header = {
-			.type = PERF_RECORD_TEXT_POKE,
-			.misc = PERF_RECORD_MISC_KERNEL,
-			.size = sizeof(rec) + sizeof(pi->old_len) +
-				pi->old_len + sizeof(pi->new_len) +
-				pi->new_len + pi->pad,
-		},
-		.addr = pi->addr,
-	};
-
-	if (sb_begin(&handle, &sample, event, &rec.header))
-		return;
-	perf_output_put(&handle, rec);
-	perf_output_put(&handle, pi->old_len);
-	perf_output_copy(&handle, pi->old_bytes, pi->old_len);
-	perf_output_put(&handle, pi->new_len);
-	perf_output_copy(&handle, pi->new_bytes, pi->new_len);
-	if (pi->pad)
-		perf_output_copy(&handle, &zero, pi->pad);
-	sb_end(&handle, &sample, event);
-}
-
-/**
- * perf_event_text_poke - kernel text was patched
- * @addr: where
- * @old_bytes: the bytes before (may be NULL when @old_len is 0)
- * @old_len: their number
- * @new_bytes: the bytes after
- * @new_len: their number
- *
- * Context: process context, text_mutex held by the patching code.
- */
-void perf_event_text_poke(const void *addr, const void *old_bytes,
-			  size_t old_len, const void *new_bytes, size_t new_len)
-{
-	struct sb_poke_info pi = {
-		.addr = (unsigned long)addr,
-		.old_bytes = old_bytes,
-		.new_bytes = new_bytes,
-		.old_len = old_len,
-		.new_len = new_len,
-	};
-	size_t body = sizeof(pi.old_len) + old_len + sizeof(pi.new_len) +
-		      new_len;
-
-	pi.pad = ALIGN(body, sizeof(u64)) - body;
-	sb_walk(sb_poke_match, sb_poke_emit, &pi);
+	sb_walk(PERF_SB_SWITCH, sb_switch_match, sb_switch_emit, &si);
 }
 
 /* READ */

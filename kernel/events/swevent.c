@@ -508,18 +508,6 @@ static struct pmu perf_task_clock = {
 };
 
 /**
- * perf_swevent_init_cpu - prepare a CPU's software-event lists
- * @cpu: the CPU
- *
- * The lists are static per-CPU data; nothing to allocate.
- * Return: 0.
- */
-int perf_swevent_init_cpu(unsigned int cpu)
-{
-	return 0;
-}
-
-/**
  * perf_swevent_register - register the software PMUs, in upstream's order
  * so that the dynamic types the clocks get are the same numbers
  *

@@ -257,19 +257,6 @@ static int perf_event_set_clock(struct perf_event *event, clockid_t clk)
 	return 0;
 }
 
-/* The hardware PMU of a group, if any member has one. */
-static struct pmu *group_hw_pmu(struct perf_event *leader)
-{
-	struct perf_event *sibling;
-
-	if (!is_software_event(leader))
-		return leader->pmu;
-	for_each_sibling_event(sibling, leader)
-		if (!is_software_event(sibling))
-			return sibling->pmu;
-	return NULL;
-}
-
 /*
  * Can @event join @leader's group?  ctx->mutex held.  Return an errno as
  * upstream does for the same mistake.
@@ -290,7 +277,7 @@ static int perf_check_group(struct perf_event *event,
 	if (event->attr.exclusive || event->attr.pinned)
 		return -EINVAL;
 	if (!is_software_event(event)) {
-		hw = group_hw_pmu(leader);
+		hw = perf_group_hw_pmu(leader);
 		if (hw && hw != event->pmu)
 			return -EINVAL;
 	}
@@ -445,6 +432,10 @@ SYSCALL_DEFINE5(perf_event_open,
 		err = -EBUSY;
 		goto err_locked;
 	}
+	/* a task event bound to a CPU needs that CPU's bucket (groups.c) */
+	err = perf_groups_reserve(ctx, event->cpu);
+	if (err)
+		goto err_locked;
 
 	file = anon_inode_getfile("[perf_event]", &perf_fops, event, f_flags);
 	if (IS_ERR(file)) {

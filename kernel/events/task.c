@@ -88,6 +88,7 @@ static int inherit_group(struct perf_event *leader, struct task_struct *child,
 			 struct perf_event_context **child_ctx)
 {
 	struct perf_event *copy, *sibling;
+	int err;
 
 	if (!*child_ctx) {
 		*child_ctx = perf_alloc_task_ctx(child);
@@ -95,6 +96,9 @@ static int inherit_group(struct perf_event *leader, struct task_struct *child,
 			return -ENOMEM;
 		rcu_assign_pointer(child->perf_event_ctxp, *child_ctx);
 	}
+	err = perf_groups_reserve(*child_ctx, leader->cpu);
+	if (err)
+		return err;
 	copy = inherit_event(leader, child, *child_ctx, NULL);
 	if (IS_ERR(copy))
 		return PTR_ERR(copy);
@@ -120,9 +124,8 @@ static int inherit_group(struct perf_event *leader, struct task_struct *child,
 int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 {
 	struct perf_event_context *parent_ctx, *child_ctx = NULL;
-	struct list_head *lists[2];
 	struct perf_event *leader;
-	int i, ret = 0;
+	int ret = 0;
 
 	bool inherited_all = true;
 
@@ -137,18 +140,17 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 		return 0;
 
 	mutex_lock(&parent_ctx->mutex);
-	lists[0] = &parent_ctx->pinned_groups;
-	lists[1] = &parent_ctx->flexible_groups;
-	for (i = 0; i < 2 && !ret; i++) {
-		list_for_each_entry(leader, lists[i], group_entry) {
-			if (!should_inherit(leader, clone_flags)) {
-				inherited_all = false;
-				continue;
-			}
-			ret = inherit_group(leader, child, &child_ctx);
-			if (ret)
-				break;
+	/* every leader, in the order the events were added */
+	list_for_each_entry(leader, &parent_ctx->event_list, event_entry) {
+		if (leader->group_leader != leader)
+			continue;
+		if (!should_inherit(leader, clone_flags)) {
+			inherited_all = false;
+			continue;
 		}
+		ret = inherit_group(leader, child, &child_ctx);
+		if (ret)
+			break;
 	}
 	/*
 	 * A child that got every group is equivalent to its parent's other
@@ -268,13 +270,8 @@ static void task_ctx_sched_out_current(struct task_struct *task,
 	cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	perf_ctx_lock(cpuctx, ctx);
 	perf_ctx_update_time(ctx);
-	list_for_each_entry(event, &ctx->pinned_groups, group_entry)
-		perf_group_sched_out(event, ctx);
-	list_for_each_entry(event, &ctx->flexible_groups, group_entry)
-		perf_group_sched_out(event, ctx);
-	if (cpuctx->task_ctx == ctx)
-		cpuctx->task_ctx = NULL;
-	ctx->is_active = 0;
+	if (ctx->is_active)
+		perf_task_ctx_sched_out(cpuctx, ctx);
 	/* pinned by the caller, so still @task's: detach it for good */
 	RCU_INIT_POINTER(task->perf_event_ctxp, NULL);
 	WRITE_ONCE(ctx->task, TASK_TOMBSTONE);

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writing records into a ring buffer (ring_buffer.c has the buffer).
+ *
+ * Writers: perf_output_begin*() reserve space with a cmpxchg on rb->head,
+ * so that an NMI may nest inside an IRQ which nests inside a task writing
+ * to the same buffer on the same CPU.  Only the outermost writer publishes
+ * data_head, and only after every nested record is complete: rb->nest
+ * counts the writers in flight.  Buffers are written only from the CPU
+ * their events run on, so head, nest and the counters are local_t.
+ */
+#include <linux/mm.h>
+
+#include "rb.h"
+
+static bool rb_has_space(unsigned long head, unsigned long tail,
+			 unsigned long size, unsigned int len, bool backward)
+{
+	/* both directions: the free space lies between head and tail */
+	if (!backward)
+		return size - (head - tail) >= len;
+	return size - (tail - head) >= len;
+}
+
+/*
+ * Publish data_head when the outermost writer finishes.  A writer that
+ * interrupted us may have moved head after we read it; it saw nest > 1
+ * and left publishing to us, so look again after dropping nest.
+ */
+static void rb_publish(struct perf_output_handle *handle)
+{
+	struct perf_buffer *rb = handle->rb;
+	unsigned long head;
+
+	for (;;) {
+		if (local_read(&rb->nest) > 1) {
+			local_dec(&rb->nest);
+			goto out;
+		}
+		head = local_read(&rb->head);
+		/* the record's bytes before the head that covers them */
+		smp_wmb();
+		WRITE_ONCE(rb->user_page->data_head, head);
+		barrier();
+		local_set(&rb->nest, 0);
+		barrier();
+		if (likely(head == local_read(&rb->head)))
+			break;
+		local_set(&rb->nest, 1);
+	}
+	if (handle->wakeup != local_read(&rb->wakeup))
+		perf_event_output_wakeup(handle->event, handle->rb);
+out:
+	preempt_enable();
+}
+
+static void rb_handle_seek(struct perf_output_handle *handle,
+			   unsigned long offset)
+{
+	struct perf_buffer *rb = handle->rb;
+
+	handle->page = (offset >> PAGE_SHIFT) & (rb->nr_pages - 1);
+	handle->addr = rb->data_pages[handle->page] + offset_in_page(offset);
+	handle->size = PAGE_SIZE - offset_in_page(offset);
+}
+
+static int rb_output_begin(struct perf_output_handle *handle,
+			   struct perf_sample_data *data,
+			   struct perf_event *event, unsigned int size,
+			   bool backward)
+{
+	struct perf_sample_data lost_data;
+	struct perf_buffer *rb;
+	struct {
+		struct perf_event_header	header;
+		u64				id;
+		u64				lost;
+	} lost_rec;
+	unsigned long tail, offset, head;
+	u64 lost = 0;
+
+	/* inherited copies write to their original's buffer */
+	event = event->parent ?: event;
+	rcu_read_lock();
+	rb = rcu_dereference(event->rb);
+	if (unlikely(!rb))
+		goto out;
+	if (unlikely(READ_ONCE(rb->paused))) {
+		if (rb->nr_pages) {
+			local_inc(&rb->lost);
+			atomic64_inc(&event->lost_samples);
+		}
+		goto out;
+	}
+
+	handle->rb = rb;
+	handle->event = event;
+
+	/* report earlier losses ahead of this record */
+	if (unlikely(local_read(&rb->lost))) {
+		if (!data) {
+			data = &lost_data;
+			perf_sample_data_init(data, 0, 0);
+		}
+		lost_rec.header.size = sizeof(lost_rec);
+		perf_event_header_init_id(&lost_rec.header, data, event);
+		size += lost_rec.header.size;
+		lost = 1;
+	}
+
+	preempt_disable();
+	local_inc(&rb->nest);
+	handle->wakeup = local_read(&rb->wakeup);
+
+	offset = local_read(&rb->head);
+	do {
+		head = offset;
+		tail = READ_ONCE(rb->user_page->data_tail);
+		/*
+		 * The tail read is ordered before our writes into the space
+		 * it frees by the control dependency on the check; it pairs
+		 * with user space's barrier before it stores data_tail.
+		 */
+		if (!rb->overwrite &&
+		    unlikely(!rb_has_space(head, tail, rb_data_size(rb), size,
+					   backward)))
+			goto fail;
+		head = backward ? head - size : head + size;
+	} while (!local_try_cmpxchg(&rb->head, &offset, head));
+
+	/* a backward record starts at the new head; count bytes either way */
+	if (backward) {
+		offset = head;
+		head = -head;
+	}
+	if (unlikely(head - local_read(&rb->wakeup) > rb->watermark))
+		local_add(rb->watermark, &rb->wakeup);
+
+	rb_handle_seek(handle, offset);
+	if (lost) {
+		lost_rec.header.type = PERF_RECORD_LOST;
+		lost_rec.header.misc = 0;
+		lost_rec.id = event->id;
+		lost_rec.lost = local_xchg(&rb->lost, 0);
+		perf_output_put(handle, lost_rec);
+		perf_event_output_id_sample(event, handle, data);
+		offset += lost_rec.header.size;
+	}
+	handle->start = offset;
+	return 0;
+
+fail:
+	local_inc(&rb->lost);
+	atomic64_inc(&event->lost_samples);
+	rb_publish(handle);
+out:
+	rcu_read_unlock();
+	return -ENOSPC;
+}
+
+/**
+ * perf_output_begin_forward - reserve a record in a forward buffer
+ * @handle: filled in for perf_output_copy() and perf_output_end()
+ * @data: the sample (or a sample_id_all description), or NULL
+ * @event: the event writing; an inherited copy writes to its parent's
+ * @size: the record's size in bytes, a multiple of 8
+ *
+ * Context: any, including NMI.
+ * Return: 0, or -ENOSPC (no buffer, paused or full: the loss is counted).
+ */
+int perf_output_begin_forward(struct perf_output_handle *handle,
+			      struct perf_sample_data *data,
+			      struct perf_event *event, unsigned int size)
+{
+	return rb_output_begin(handle, data, event, size, false);
+}
+
+/**
+ * perf_output_begin_backward - reserve a record in a write_backward buffer
+ * @handle: filled in
+ * @data: the sample, or NULL
+ * @event: the event writing
+ * @size: the record's size in bytes
+ *
+ * Context: any, including NMI.
+ * Return: 0 or -ENOSPC.
+ */
+int perf_output_begin_backward(struct perf_output_handle *handle,
+			       struct perf_sample_data *data,
+			       struct perf_event *event, unsigned int size)
+{
+	return rb_output_begin(handle, data, event, size, true);
+}
+
+/**
+ * perf_output_begin - reserve a record in @event's buffer
+ * @handle: filled in
+ * @data: the sample, or NULL
+ * @event: the event writing
+ * @size: the record's size in bytes
+ *
+ * Context: any, including NMI.
+ * Return: 0 or -ENOSPC.
+ */
+int perf_output_begin(struct perf_output_handle *handle,
+		      struct perf_sample_data *data,
+		      struct perf_event *event, unsigned int size)
+{
+	return rb_output_begin(handle, data, event, size,
+			       event->attr.write_backward);
+}
+
+/*
+ * wakeup_events counts samples only; side-band records never wake a reader
+ * on their own.  The record's header is 8-byte aligned and so never spans
+ * two pages.
+ */
+static void rb_count_sample(struct perf_output_handle *handle)
+{
+	struct perf_event *event = handle->event;
+	struct perf_buffer *rb = handle->rb;
+	struct perf_event_header *header;
+	int wakeup_events = event->attr.wakeup_events;
+
+	if (event->attr.watermark || !wakeup_events)
+		return;
+	header = rb->data_pages[(handle->start >> PAGE_SHIFT) &
+				(rb->nr_pages - 1)] +
+		 offset_in_page(handle->start);
+	if (header->type != PERF_RECORD_SAMPLE)
+		return;
+	if (local_inc_return(&rb->events) >= wakeup_events) {
+		local_sub(wakeup_events, &rb->events);
+		local_inc(&rb->wakeup);
+	}
+}
+
+/**
+ * perf_output_end - finish a record reserved by perf_output_begin*()
+ * @handle: the handle
+ *
+ * Context: any, including NMI; on the CPU that began the record.
+ */
+void perf_output_end(struct perf_output_handle *handle)
+{
+	rb_count_sample(handle);
+	rb_publish(handle);
+	rcu_read_unlock();
+}
+
+/**
+ * perf_output_copy - append bytes to the current record
+ * @handle: the handle
+ * @buf: the bytes
+ * @len: how many
+ *
+ * Context: any, including NMI.
+ * Return: 0 (the space was reserved by perf_output_begin*()).
+ */
+unsigned int perf_output_copy(struct perf_output_handle *handle,
+			      const void *buf, unsigned int len)
+{
+	while (len) {
+		unsigned int n = min_t(unsigned long, len, handle->size);
+
+		memcpy(handle->addr, buf, n);
+		buf += n;
+		len -= n;
+		perf_output_skip(handle, n);
+	}
+	return 0;
+}
+
+/**
+ * perf_output_skip - advance over bytes of the record without writing them
+ * @handle: the handle
+ * @len: how many
+ *
+ * Context: any, including NMI.
+ * Return: 0.
+ */
+unsigned int perf_output_skip(struct perf_output_handle *handle,
+			      unsigned int len)
+{
+	struct perf_buffer *rb = handle->rb;
+
+	while (len) {
+		unsigned int n = min_t(unsigned long, len, handle->size);
+
+		handle->addr += n;
+		handle->size -= n;
+		len -= n;
+		if (!handle->size) {
+			handle->page = (handle->page + 1) & (rb->nr_pages - 1);
+			handle->addr = rb->data_pages[handle->page];
+			handle->size = PAGE_SIZE;
+		}
+	}
+	return 0;
+}

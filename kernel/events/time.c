@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Time accounting: the clock events are timed by, context time, and an
+ * event's enabled and running times.
+ *
+ * ctx->time advances only while the context is active (scheduled in on a
+ * CPU).  An event's enabled time advances while it is INACTIVE or ACTIVE,
+ * its running time while it is ACTIVE, both measured in context time, so a
+ * task's event does not accumulate enabled time while the task sleeps, and
+ * time_enabled - time_running is exactly the time it waited for a counter.
+ */
+#include <linux/sched/clock.h>
+
+#include "internal.h"
+
+/**
+ * perf_clock - the clock event times are measured in
+ *
+ * Context: any, including NMI.
+ * Return: nanoseconds, monotonic per CPU.
+ */
+u64 perf_clock(void)
+{
+	return local_clock();
+}
+
+/**
+ * perf_ctx_update_time - bring ctx->time up to now
+ * @ctx: the context; ctx->lock held
+ */
+void perf_ctx_update_time(struct perf_event_context *ctx)
+{
+	u64 now;
+
+	lockdep_assert_held(&ctx->lock);
+	if (!ctx->is_active)
+		return;
+	now = perf_clock();
+	ctx->time += now - ctx->timestamp;
+	ctx->timestamp = now;
+}
+
+/**
+ * perf_ctx_activate - the context starts being scheduled in on this CPU
+ * @ctx: the context; ctx->lock held
+ */
+void perf_ctx_activate(struct perf_event_context *ctx)
+{
+	lockdep_assert_held(&ctx->lock);
+	ctx->timestamp = perf_clock();
+	ctx->is_active = 1;
+}
+
+/**
+ * perf_ctx_deactivate - the context stops being scheduled in
+ * @ctx: the context; ctx->lock held, its events already off the PMUs
+ *
+ * Callers bring ctx->time up to date before they take the events off:
+ * advancing it again here would give every event enabled time it never
+ * had a chance to run in (running < enabled with nothing multiplexed).
+ */
+void perf_ctx_deactivate(struct perf_event_context *ctx)
+{
+	lockdep_assert_held(&ctx->lock);
+	ctx->is_active = 0;
+}
+
+/**
+ * perf_event_update_time - fold elapsed context time into an event's times
+ * @event: the event; its ctx->lock held, or already out of its context
+ *	(then nothing else changes its times: exec and exit settle them so)
+ */
+void perf_event_update_time(struct perf_event *event)
+{
+	u64 now = event->ctx ? event->ctx->time : 0;
+	u64 delta = now - event->tstamp;
+
+	/*
+	 * read() takes the times without ctx->lock: enabled is published
+	 * before running (paired with perf_event_read_count()), so a
+	 * reader never sees more running than enabled time.
+	 */
+	if (event->state >= PERF_EVENT_STATE_INACTIVE)
+		WRITE_ONCE(event->total_time_enabled,
+			   event->total_time_enabled + delta);
+	/* enabled before running; pairs with perf_event_read_count() */
+	smp_wmb();
+	if (event->state == PERF_EVENT_STATE_ACTIVE)
+		WRITE_ONCE(event->total_time_running,
+			   event->total_time_running + delta);
+	event->tstamp = now;
+}
+
+/**
+ * perf_event_set_state - change an event's state, settling its times first
+ * @event: the event; its ctx->lock held, or already out of its context
+ * @state: the new state
+ */
+void perf_event_set_state(struct perf_event *event,
+			  enum perf_event_state state)
+{
+	if (event->state == state)
+		return;
+	perf_event_update_time(event);
+	WRITE_ONCE(event->state, state);
+}
+
+/**
+ * perf_event_times_now - an event's enabled and running time at this instant
+ * @event: the event
+ * @now: set to the perf_clock() time the values are for
+ * @enabled: set to the total enabled time
+ * @running: set to the total running time
+ *
+ * Context: any, including NMI, without ctx->lock.  The times are folded
+ * into the event only under ctx->lock with IRQs off on the event's CPU, so
+ * a reader on that CPU sees a consistent pair except from an NMI that hit
+ * in the middle of such an update; the values are then off by that update.
+ */
+void perf_event_times_now(struct perf_event *event, u64 *now,
+			  u64 *enabled, u64 *running)
+{
+	struct perf_event_context *ctx = READ_ONCE(event->ctx);
+	int state = READ_ONCE(event->state);
+	u64 ctx_time = 0, delta;
+
+	*now = perf_clock();
+	*enabled = READ_ONCE(event->total_time_enabled);
+	*running = READ_ONCE(event->total_time_running);
+	if (!ctx)
+		return;
+	ctx_time = READ_ONCE(ctx->time);
+	if (READ_ONCE(ctx->is_active))
+		ctx_time += *now - READ_ONCE(ctx->timestamp);
+	delta = ctx_time - READ_ONCE(event->tstamp);
+	if ((s64)delta < 0)
+		delta = 0;
+	if (state >= PERF_EVENT_STATE_INACTIVE)
+		*enabled += delta;
+	if (state == PERF_EVENT_STATE_ACTIVE)
+		*running += delta;
+}
