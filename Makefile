@@ -12,7 +12,7 @@
 #   make abi-check        our uapi header against the base tree's, both arches
 #   make checkpatch       scripts/checkpatch.pl --strict on every file we own
 #   make rig-selftest     show that a guest panic, hang or WARN fails make check
-#   make bench [ARCH=..]  ctxsw, read, ioctl and sampling cost, ours against upstream (icount)
+#   make bench [ARCH=..]  hot-path and scaling costs, ours against upstream (icount)
 #   make profile ROWS=..  where both kernels spend a bench row's time (x86_64, perf, icount)
 #   make fuzz [ARCH=..]   our fuzzer and trinity on the DEBUG=1 kernel (MINUTES=10, SEED=)
 #
