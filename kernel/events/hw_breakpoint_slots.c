@@ -32,6 +32,7 @@
  * checks.
  */
 #include <linux/hashtable.h>
+#include <linux/hw_breakpoint.h>
 #include <linux/lockdep.h>
 #include <linux/minmax.h>
 #include <linux/mutex.h>
