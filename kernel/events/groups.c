@@ -59,7 +59,12 @@ static void perf_groups_init_one(struct perf_groups *g)
 void perf_groups_init(struct perf_event_context *ctx)
 {
 	perf_groups_init_one(&ctx->groups);
-	xa_init(&ctx->cpu_groups);
+	/*
+	 * BH: the RCU callback that frees a task context destroys its
+	 * xarray in softirq context, so process context must not hold
+	 * the xarray's lock with softirqs on (lockdep's class is shared).
+	 */
+	xa_init_flags(&ctx->cpu_groups, XA_FLAGS_LOCK_BH);
 	INIT_LIST_HEAD(&ctx->pinned_on);
 	INIT_LIST_HEAD(&ctx->flexible_on);
 }
@@ -104,7 +109,7 @@ int perf_groups_reserve(struct perf_event_context *ctx, int cpu)
 	if (!g)
 		return -ENOMEM;
 	perf_groups_init_one(g);
-	err = xa_insert(&ctx->cpu_groups, cpu, g, GFP_KERNEL);
+	err = xa_insert_bh(&ctx->cpu_groups, cpu, g, GFP_KERNEL);
 	if (err)
 		kfree(g);
 	/* inserted meanwhile by someone else is as good */
