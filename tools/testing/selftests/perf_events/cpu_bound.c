@@ -92,7 +92,7 @@ TEST(inherited_copies_keep_their_cpu)
 	if (pid == 0) {
 		if (pin_to_cpu(1))
 			_exit(1);
-		burn_cpu(PHASE_NS);
+		burn_cpu(4 * PHASE_NS);
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
@@ -100,11 +100,16 @@ TEST(inherited_copies_keep_their_cpu)
 
 	ASSERT_TRUE(perf_read_value(fd0, &v0));
 	ASSERT_TRUE(perf_read_value(fd1, &v1));
-	/* the child ran on CPU 1; the parent slept in waitpid() */
-	EXPECT_LE(PHASE_NS / 2, v1.count);
-	EXPECT_GT(PHASE_NS / 4, v0.count)
-		TH_LOG("CPU-0 copy counted %llu ns",
-		       (unsigned long long)v0.count);
+	/*
+	 * The child spun on CPU 1.  The CPU-0 event has the parent's own
+	 * fork() and the child's time before it moved (over 10 ms under
+	 * arm64 TCG), but not the child's spin.
+	 */
+	EXPECT_LE(2 * PHASE_NS, v1.count);
+	EXPECT_GT(v1.count / 2, v0.count)
+		TH_LOG("CPU-0 event counted %llu ns, CPU-1 %llu",
+		       (unsigned long long)v0.count,
+		       (unsigned long long)v1.count);
 	close(fd0);
 	close(fd1);
 }
