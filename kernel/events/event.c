@@ -39,6 +39,8 @@ static void perf_event_free_rcu(struct rcu_head *head)
  */
 void perf_event_free(struct perf_event *event)
 {
+	/* still on a PMU: it would keep pointing here after the free */
+	WARN_ON_ONCE(READ_ONCE(event->oncpu) != -1);
 	irq_work_sync(&event->pending_irq);
 	perf_event_detach_rb(event);
 	perf_exclusive_event_release(event);

@@ -146,8 +146,8 @@ static int event_sched_in(struct perf_event *event,
 	WRITE_ONCE(event->oncpu, smp_processor_id());
 	perf_event_set_state(event, PERF_EVENT_STATE_ACTIVE);
 	if (event->pmu->add(event, PERF_EF_START)) {
-		perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
 		WRITE_ONCE(event->oncpu, -1);
+		perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
 		return -EAGAIN;
 	}
 	ctx->nr_active++;
@@ -458,6 +458,8 @@ void perf_task_ctx_sched_out(struct perf_cpu_context *cpuctx,
 	lockdep_assert_held(&ctx->lock);
 	perf_ctx_sched_out(ctx, false, NULL, &b);
 	perf_pmu_batch_enable(&b);
+	/* every running group is on ctx->pinned_on or ctx->flexible_on */
+	WARN_ON_ONCE(ctx->nr_active);
 	perf_ctx_deactivate(ctx);
 	if (cpuctx->task_ctx == ctx)
 		cpuctx->task_ctx = NULL;

@@ -101,6 +101,14 @@ void perf_event_set_state(struct perf_event *event,
 {
 	if (event->state == state)
 		return;
+	/*
+	 * Only perf_event_sched_out() takes an event out of ACTIVE, and it
+	 * clears ->oncpu once the PMU has let go of the event: anything
+	 * else would leave the PMU (a software event's hash list) pointing
+	 * at an event that may be freed.
+	 */
+	WARN_ON_ONCE(event->state == PERF_EVENT_STATE_ACTIVE &&
+		     READ_ONCE(event->oncpu) != -1);
 	perf_event_update_time(event);
 	WRITE_ONCE(event->state, state);
 }
