@@ -129,18 +129,30 @@ static void __perf_remove(struct perf_event *event,
 		ctx->nr_freq--;
 	event->attach_state &= ~(PERF_ATTACH_CONTEXT | PERF_ATTACH_GROUP);
 	if (event->state > PERF_EVENT_STATE_EXIT)
-		perf_event_set_state(event, PERF_EVENT_STATE_OFF);
+		perf_event_set_state(event, *(enum perf_event_state *)data);
 }
 
 /**
  * perf_remove_from_context - take an event out of its context for good
  * @event: the event
+ * @exited: leave it in the EXIT state (its task exec'd: remove_on_exec)
+ *	rather than OFF
+ *
+ * The final state is set in the same critical section that takes the
+ * event off its PMU.  An inherited copy is also reached from its
+ * original's side (an ioctl on the original enables every copy) under
+ * child_mutex alone; once out of the context, nothing may put it back
+ * on a PMU, and a copy still in the context until a later state change
+ * would be re-enabled in between.
  *
  * Context: process context, ctx->mutex held.
  */
-void perf_remove_from_context(struct perf_event *event)
+void perf_remove_from_context(struct perf_event *event, bool exited)
 {
-	perf_ctx_call(event, __perf_remove, NULL);
+	enum perf_event_state final = exited ? PERF_EVENT_STATE_EXIT :
+					       PERF_EVENT_STATE_OFF;
+
+	perf_ctx_call(event, __perf_remove, &final);
 }
 
 static void __perf_enable(struct perf_event *event,
@@ -148,6 +160,9 @@ static void __perf_enable(struct perf_event *event,
 {
 	struct perf_event *leader = event->group_leader;
 
+	/* a copy removed meanwhile, reached from its original */
+	if (!(event->attach_state & PERF_ATTACH_CONTEXT))
+		return;
 	if (event->state >= PERF_EVENT_STATE_INACTIVE ||
 	    event->state <= PERF_EVENT_STATE_EXIT)
 		return;

@@ -265,6 +265,45 @@ static void fake_rotation_shares_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, per_cpu(fake_used, 0), 0);
 }
 
+/*
+ * An inherited copy is enabled from its original's side (an ioctl on the
+ * original) under child_mutex, which does not order it against the
+ * child's exec taking the copy out of its context (remove_on_exec).  The
+ * enable may come between the removal and the fold: the copy must stay
+ * off its PMU, whichever state the removal left it in.  (The fuzzer found
+ * a copy re-added that way and freed on a CPU's software event list.)
+ */
+static void fake_removed_event_stays_off(struct kunit *test)
+{
+	struct perf_event *ev[2];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		ev[i] = fake_counter(test, false);
+		KUNIT_EXPECT_EQ(test, ev[i]->state, PERF_EVENT_STATE_ACTIVE);
+	}
+	KUNIT_EXPECT_EQ(test, per_cpu(fake_used, 0), 2);
+
+	mutex_lock(&ev[0]->ctx->mutex);
+	/* as exec does: EXIT in the same pass that takes it off */
+	perf_remove_from_context(ev[0], true);
+	KUNIT_EXPECT_EQ(test, ev[0]->state, PERF_EVENT_STATE_EXIT);
+	/* as release does: OFF */
+	perf_remove_from_context(ev[1], false);
+	KUNIT_EXPECT_EQ(test, ev[1]->state, PERF_EVENT_STATE_OFF);
+	KUNIT_EXPECT_EQ(test, per_cpu(fake_used, 0), 0);
+
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		perf_event_do_enable(ev[i]);
+	mutex_unlock(&ev[0]->ctx->mutex);
+	KUNIT_EXPECT_EQ(test, ev[0]->state, PERF_EVENT_STATE_EXIT);
+	KUNIT_EXPECT_EQ(test, ev[1]->state, PERF_EVENT_STATE_OFF);
+	KUNIT_EXPECT_EQ(test, per_cpu(fake_used, 0), 0);
+
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		perf_event_release_kernel(ev[i]);
+}
+
 static struct kunit_case perf_core_cases[] = {
 	KUNIT_CASE(pmu_types_are_upstreams),
 	KUNIT_CASE(swevent_period_math),
@@ -282,6 +321,7 @@ static struct kunit_case perf_sched_cases[] = {
 	KUNIT_CASE(fake_disable_frees_counter),
 	KUNIT_CASE(fake_resched_disables_pmu_once),
 	KUNIT_CASE(fake_rotation_shares_counters),
+	KUNIT_CASE(fake_removed_event_stays_off),
 	{}
 };
 

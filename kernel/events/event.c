@@ -297,7 +297,7 @@ int perf_event_release_kernel(struct perf_event *event)
 	}
 
 	mutex_lock(&ctx->mutex);
-	perf_remove_from_context(event);
+	perf_remove_from_context(event, false);
 	mutex_unlock(&ctx->mutex);
 
 	/*
@@ -320,7 +320,7 @@ int perf_event_release_kernel(struct perf_event *event)
 
 		cctx = child->ctx;
 		mutex_lock(&cctx->mutex);
-		perf_remove_from_context(child);
+		perf_remove_from_context(child, false);
 		mutex_unlock(&cctx->mutex);
 		perf_put_ctx(cctx);
 		perf_event_unref(child);

@@ -176,7 +176,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 void perf_event_free(struct perf_event *event);
 void perf_install_in_context(struct perf_event_context *ctx,
 			     struct perf_event *event);
-void perf_remove_from_context(struct perf_event *event);
+void perf_remove_from_context(struct perf_event *event, bool exited);
 void perf_event_do_enable(struct perf_event *event);
 void perf_event_do_disable(struct perf_event *event);
 void perf_event_group_switch(struct perf_event *leader, bool enable);

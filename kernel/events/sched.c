@@ -430,6 +430,8 @@ void perf_task_ctx_sched_in(struct perf_cpu_context *cpuctx,
 	struct perf_pmu_batch b = { };
 
 	lockdep_assert_held(&ctx->lock);
+	/* one task context per CPU: another one still in would be orphaned */
+	WARN_ON_ONCE(cpuctx->task_ctx && cpuctx->task_ctx != ctx);
 	perf_ctx_activate(ctx);
 	cpuctx->task_ctx = ctx;
 	if (ctx->nr_pinned_hw && cpuctx->ctx.nr_active) {

@@ -189,7 +189,7 @@ void perf_event_free_task(struct task_struct *task)
 	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
 		perf_event_ref(event);
 		perf_event_ref(event->parent);
-		perf_remove_from_context(event);
+		perf_remove_from_context(event, false);
 		list_add_tail(&event->active_entry, &copies);
 	}
 	mutex_unlock(&ctx->mutex);
@@ -326,7 +326,7 @@ void perf_event_exit_task(struct task_struct *child)
 		 */
 		perf_event_ref(event);
 		perf_event_ref(event->parent);
-		perf_remove_from_context(event);
+		perf_remove_from_context(event, false);
 		list_add_tail(&event->active_entry, &copies);
 	}
 	mutex_unlock(&ctx->mutex);
@@ -378,8 +378,8 @@ void perf_event_exec(void)
 				perf_event_ref(event);
 				perf_event_ref(event->parent);
 			}
-			perf_remove_from_context(event);
-			perf_event_set_state(event, PERF_EVENT_STATE_EXIT);
+			/* EXIT under ctx->lock: see perf_remove_from_context() */
+			perf_remove_from_context(event, true);
 			if (event->parent)
 				list_add_tail(&event->active_entry, &copies);
 			else
