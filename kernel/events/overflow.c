@@ -198,12 +198,22 @@ static void perf_queue_sigtrap(struct perf_event *event,
 	struct perf_event_context *ctx = event->ctx;
 	unsigned int id = 1;
 
-	if (!ctx || ctx->task != current || event->pending_work)
+	if (!ctx || ctx->task != current || READ_ONCE(event->pending_work))
 		return;
 	if (regs)
 		id = hash32_ptr((void *)instruction_pointer(regs)) ?: 1;
-	if (!atomic_long_inc_not_zero(&event->refcount))
+	/*
+	 * Claim the one slot before filling it: an overflow of the same
+	 * event can nest inside this one (a watchpoint hit by the kernel
+	 * while it writes this sample, say, raises #DB again), and two
+	 * claims would queue event->pending_task twice.
+	 */
+	if (cmpxchg(&event->pending_work, 0, id))
 		return;
+	if (!atomic_long_inc_not_zero(&event->refcount)) {
+		WRITE_ONCE(event->pending_work, 0);
+		return;
+	}
 	event->pending_addr = 0;
 	/* the address only when the sample itself may be seen */
 	if ((data->sample_flags & PERF_SAMPLE_ADDR) &&
@@ -213,11 +223,9 @@ static void perf_queue_sigtrap(struct perf_event *event,
 	perf_get_ctx(ctx);
 	atomic_inc(&ctx->nr_pending_sigtrap);
 	event->pending_ctx = ctx;
-	event->pending_work = id;
 	init_task_work(&event->pending_task, perf_sigtrap_work);
 	if (task_work_add(current, &event->pending_task,
 			  in_nmi() ? TWA_NMI_CURRENT : TWA_RESUME)) {
-		event->pending_work = 0;
 		event->pending_ctx = NULL;
 		atomic_dec(&ctx->nr_pending_sigtrap);
 		/*
@@ -226,6 +234,7 @@ static void perf_queue_sigtrap(struct perf_event *event,
 		 */
 		refcount_dec(&ctx->refcount);
 		atomic_long_dec(&event->refcount);
+		WRITE_ONCE(event->pending_work, 0);
 	}
 }
 
