@@ -1443,29 +1443,75 @@ static void disable_all_events(void)
 	}
 }
 
-/* where this process's threads are, when some did not end */
-static void dump_tasks(void)
+/* print the lines of /proc/<dir>/<file>, each prefixed with @who */
+static void dump_proc_file(const char *dir, const char *file, const char *who)
 {
-	char path[64], buf[512];
-	struct dirent *de;
-	DIR *d = opendir("/proc/self/task");
+	char path[96], buf[1024];
 	int fd, n;
 
+	snprintf(path, sizeof(path), "/proc/%s/%s", dir, file);
+	fd = open(path, O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		n = 0;
+	buf[n] = '\0';
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+		ksft_print_msg("fuzz: %s: %s\n", who, line);
+}
+
+/*
+ * Where this process's threads and its children's threads are, when some
+ * did not end: a child in a kernel wait shows it in its stack, one in a
+ * SIGTRAP loop shows state R and a user-mode stack.
+ */
+static void dump_tasks(void)
+{
+	char dir[64], who[64], stat[256], *p;
+	struct dirent *de, *te;
+	DIR *d, *t;
+	int fd, n, ppid;
+
+	d = opendir("/proc");
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%.16s/stack", de->d_name);
-		fd = open(path, O_RDONLY);
-		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		snprintf(dir, sizeof(dir), "/proc/%.16s/stat", de->d_name);
+		fd = open(dir, O_RDONLY);
+		n = fd < 0 ? -1 : read(fd, stat, sizeof(stat) - 1);
 		if (fd >= 0)
 			close(fd);
-		if (n < 0)
-			n = 0;
-		buf[n] = '\0';
-		for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
-			ksft_print_msg("fuzz: task %s: %s\n", de->d_name, line);
+		if (n <= 0)
+			continue;
+		stat[n] = '\0';
+		/* after "pid (comm)": state, then ppid */
+		p = strrchr(stat, ')');
+		if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1)
+			continue;
+		if (atoi(de->d_name) != getpid() && ppid != getpid())
+			continue;
+		snprintf(dir, sizeof(dir), "%.16s/task", de->d_name);
+		snprintf(who, sizeof(who), "/proc/%.16s", dir);
+		t = opendir(who);
+		if (!t)
+			continue;
+		while ((te = readdir(t))) {
+			char tdir[96];
+
+			if (te->d_name[0] == '.')
+				continue;
+			snprintf(tdir, sizeof(tdir), "%.16s/task/%.16s",
+				 de->d_name, te->d_name);
+			snprintf(who, sizeof(who), "%s %.16s/%.16s",
+				 ppid == getpid() ? "child" : "task",
+				 de->d_name, te->d_name);
+			dump_proc_file(tdir, "stat", who);
+			dump_proc_file(tdir, "stack", who);
+		}
+		closedir(t);
 	}
 	closedir(d);
 }
