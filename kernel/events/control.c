@@ -42,25 +42,37 @@ static void ctx_add_event(struct perf_event *event,
 	}
 }
 
-static void __perf_install(struct perf_event *event,
-			   struct perf_event_context *ctx, void *data)
+/*
+ * @event (new, or just enabled) may count now: put it on where its
+ * context is active.  A pinned leader that competes for counters outranks
+ * the flexible groups, so everything goes back on in order; a new or
+ * re-enabled member takes its running group off and back on as a whole.
+ * ctx->lock held, IRQs off, on the context's CPU when it is active.
+ */
+static void perf_event_place(struct perf_event *event,
+			     struct perf_event_context *ctx)
 {
 	struct perf_event *leader = event->group_leader;
 
-	ctx_add_event(event, ctx);
+	lockdep_assert_held(&ctx->lock);
 	if (!ctx->is_active)
 		return;
 	if (leader == event && event->attr.pinned &&
 	    !(event->event_caps & PERF_EV_CAP_SOFTWARE)) {
-		/* pinned outranks flexible: let everything go back in order */
 		perf_ctx_resched(ctx);
 	} else if (leader == event) {
 		perf_group_try_sched_in(event, ctx);
 	} else if (leader->state == PERF_EVENT_STATE_ACTIVE) {
-		/* a new member: the group goes back on as a whole */
 		perf_group_sched_out(leader, ctx);
 		perf_group_try_sched_in(leader, ctx);
 	}
+}
+
+static void __perf_install(struct perf_event *event,
+			   struct perf_event_context *ctx, void *data)
+{
+	ctx_add_event(event, ctx);
+	perf_event_place(event, ctx);
 }
 
 /**
@@ -158,8 +170,6 @@ void perf_remove_from_context(struct perf_event *event, bool exited)
 static void __perf_enable(struct perf_event *event,
 			  struct perf_event_context *ctx, void *data)
 {
-	struct perf_event *leader = event->group_leader;
-
 	/* a copy removed meanwhile, reached from its original */
 	if (!(event->attach_state & PERF_ATTACH_CONTEXT))
 		return;
@@ -169,17 +179,7 @@ static void __perf_enable(struct perf_event *event,
 	if (event->state == PERF_EVENT_STATE_ERROR)
 		perf_event_set_state(event, PERF_EVENT_STATE_OFF);
 	perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
-	if (!ctx->is_active)
-		return;
-	if (leader == event && event->attr.pinned &&
-	    !(event->event_caps & PERF_EV_CAP_SOFTWARE)) {
-		perf_ctx_resched(ctx);
-	} else if (leader == event) {
-		perf_group_try_sched_in(event, ctx);
-	} else if (leader->state == PERF_EVENT_STATE_ACTIVE) {
-		perf_group_sched_out(leader, ctx);
-		perf_group_try_sched_in(leader, ctx);
-	}
+	perf_event_place(event, ctx);
 }
 
 /**
