@@ -59,6 +59,61 @@ static void swevent_period_math(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, local64_read(&event->hw.period_left), 10LL);
 }
 
+/*
+ * Frequency mode: 1e6 events in each millisecond at 1000 samples a second
+ * call for a period of 1e6.  From a period of 1 the steps close an eighth
+ * of the gap each, never overshoot, and land on the target exactly.
+ */
+static void freq_period_steers(struct kunit *test)
+{
+	const u64 want = 1000000;
+	u64 cur = 1, next;
+	int i;
+
+	/* an eighth of the gap per step, rounded away from zero */
+	KUNIT_EXPECT_EQ(test, perf_freq_period(800, 1600, NSEC_PER_SEC, 1),
+			900ULL);
+	KUNIT_EXPECT_EQ(test, perf_freq_period(800, 0, NSEC_PER_SEC, 1),
+			700ULL);
+	KUNIT_EXPECT_EQ(test, perf_freq_period(10, 11, NSEC_PER_SEC, 1), 11ULL);
+	KUNIT_EXPECT_EQ(test, perf_freq_period(11, 10, NSEC_PER_SEC, 1), 10ULL);
+	/* never 0, and no time observed says nothing but "shorter" */
+	KUNIT_EXPECT_EQ(test, perf_freq_period(1, 0, NSEC_PER_SEC, 1), 1ULL);
+	KUNIT_EXPECT_EQ(test, perf_freq_period(9, 5, 0, 1000), 8ULL);
+
+	for (i = 0; i < 200; i++) {
+		next = perf_freq_period(cur, want, NSEC_PER_MSEC, 1000);
+		KUNIT_EXPECT_GE(test, next, cur);
+		KUNIT_EXPECT_LE(test, next, want);
+		cur = next;
+		if (i == 40)
+			KUNIT_EXPECT_GE(test, cur, want - want / 100);
+	}
+	KUNIT_EXPECT_EQ(test, cur, want);
+}
+
+/*
+ * Lowering the sample rate: the most interrupts of a given cost that fit
+ * in the CPU-time share of one tick, and never fewer than one.
+ */
+static void rate_for_cost_fits(struct kunit *test)
+{
+	u64 budget = (u64)TICK_NSEC * 25 / 100;
+	u64 costs[] = { 1, 1000, 12345, budget / 3, budget - 1 };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(costs); i++) {
+		u64 n = perf_rate_for_cost(costs[i], 25);
+
+		KUNIT_EXPECT_GE(test, n, 1ULL);
+		KUNIT_EXPECT_LE(test, n * costs[i], budget);
+		KUNIT_EXPECT_GT(test, (n + 1) * costs[i], budget);
+	}
+	KUNIT_EXPECT_EQ(test, perf_rate_for_cost(budget, 25), 1ULL);
+	KUNIT_EXPECT_EQ(test, perf_rate_for_cost(10 * budget, 25), 1ULL);
+	KUNIT_EXPECT_EQ(test, perf_rate_for_cost(0, 25), 1ULL);
+}
+
 /* the fake PMU: FAKE_COUNTERS counters on every CPU */
 #define FAKE_COUNTERS	2
 
@@ -307,6 +362,8 @@ static void fake_removed_event_stays_off(struct kunit *test)
 static struct kunit_case perf_core_cases[] = {
 	KUNIT_CASE(pmu_types_are_upstreams),
 	KUNIT_CASE(swevent_period_math),
+	KUNIT_CASE(freq_period_steers),
+	KUNIT_CASE(rate_for_cost_fits),
 	{}
 };
 

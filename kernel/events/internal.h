@@ -271,6 +271,10 @@ int perf_event_do_overflow(struct perf_event *event,
 			   struct pt_regs *regs, int throttle);
 bool perf_event_is_throttled(struct perf_event *event);
 void perf_event_unthrottle(struct perf_event *event);
+#if IS_ENABLED(CONFIG_KUNIT)
+u64 perf_freq_period(u64 cur, u64 count, u64 nsec, u64 freq);
+u64 perf_rate_for_cost(u64 cost_ns, int pct);
+#endif
 
 /* ring_buffer.c */
 
@@ -352,7 +356,6 @@ static inline u32 perf_event_task_pid(struct perf_event *event,
 }
 
 /* sysctl.c */
-extern int perf_sample_period_ns;
 extern int perf_max_samples_per_tick;
 
 /*

@@ -14,6 +14,7 @@
  * event's irq_work (wakeups, disabling) or to task work (SIGTRAP).  The
  * tick runs in hard IRQ context and takes the contexts' locks.
  */
+#include <kunit/visibility.h>
 #include <linux/hash.h>
 #include <linux/math64.h>
 #include <linux/sched/signal.h>
@@ -71,79 +72,126 @@ static void perf_event_log_throttle(struct perf_event *event, bool unthrottle)
 }
 
 /*
- * The period that makes @count events in @nsec come at attr.sample_freq
- * per second: count * NSEC_PER_SEC / (nsec * freq), never 0.
+ * Frequency mode.  An event opened with attr.freq asks for sample_freq
+ * samples a second, not for a fixed period; the period that delivers that
+ * rate is learnt by watching how fast the event counts.  Two observations
+ * feed it: each tick (what the event counted in TICK_NSEC) and each
+ * overflow that follows a recent one (last_period events since then).
  */
-static u64 freq_to_period(struct perf_event *event, u64 nsec, u64 count)
-{
-	u64 freq = event->attr.sample_freq;
-	u64 period;
 
-	if (!nsec || !freq)
-		return 1;
-	period = mul_u64_u64_div_u64(count, NSEC_PER_SEC, nsec * freq);
-	return period ? period : 1;
+/**
+ * perf_freq_period - the next period of a frequency-mode event
+ * @cur: the period in use
+ * @count: events observed
+ * @nsec: over this many nanoseconds
+ * @freq: the samples per second asked for
+ *
+ * The observation implies a period of count / (nsec * freq / 1e9) events.
+ * We move only an eighth of the way from @cur towards it, rounding the
+ * step away from zero so that a small gap still closes: the rate then
+ * settles in a few ticks, and one burst or stall cannot swing it.
+ *
+ * Context: any.
+ * Return: the new period, at least 1.
+ */
+VISIBLE_IF_KUNIT u64 perf_freq_period(u64 cur, u64 count, u64 nsec, u64 freq)
+{
+	u64 target = 1;
+	u64 gap;
+
+	if (nsec && freq)
+		target = max(mul_u64_u64_div_u64(count, NSEC_PER_SEC,
+						 nsec * freq), 1ULL);
+	if (target >= cur) {
+		gap = target - cur;
+		return cur + DIV_ROUND_UP_ULL(gap, 8);
+	}
+	gap = DIV_ROUND_UP_ULL(cur - target, 8);
+	return gap < cur ? cur - gap : 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_freq_period);
+
+/*
+ * Give @event the period its latest observation calls for.  What is left
+ * of the old period may be far longer than the new one (the rate was just
+ * raised after a quiet spell): then the count restarts from the new
+ * period at once rather than after the old one runs out.  @running: the
+ * event is counting and has to be stopped around the restart (false from
+ * the PMU's own overflow path and from the tick, which stopped it).
+ */
+static void perf_freq_retune(struct perf_event *event, u64 count, u64 nsec,
+			     bool running)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	hwc->sample_period = perf_freq_period(hwc->sample_period, count, nsec,
+					      event->attr.sample_freq);
+	if (local64_read(&hwc->period_left) <= 8 * (s64)hwc->sample_period)
+		return;
+	if (running)
+		event->pmu->stop(event, PERF_EF_UPDATE);
+	local64_set(&hwc->period_left, 0);
+	if (running)
+		event->pmu->start(event, PERF_EF_RELOAD);
 }
 
 /*
- * Steer a frequency-mode event's period towards the one that @count
- * events per @nsec call for.  The step is an eighth of the difference so
- * that one odd tick does not swing the rate; when the pending remainder of
- * the old period is far larger than the new period, restart the count so
- * the new period applies now.  @running: the event is counting and must be
- * stopped around the restart (not from the PMU's own overflow path).
+ * An overflow is an observation too, but only when the previous one was
+ * recent: after a long stop (the task slept, the event was multiplexed
+ * out) the gap says nothing about the rate.
  */
-static void perf_adjust_period(struct perf_event *event, u64 nsec, u64 count,
-			       bool running)
+static void perf_freq_overflowed(struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	s64 step = (s64)(freq_to_period(event, nsec, count) -
-			 hwc->sample_period);
-	u64 period;
+	u64 now = perf_clock();
+	s64 since = now - hwc->freq_time_stamp;
 
-	step = step >= 0 ? (step + 7) / 8 : (step - 7) / 8;
-	period = hwc->sample_period + step;
-	hwc->sample_period = period ? period : 1;
-
-	if (local64_read(&hwc->period_left) > 8 * (s64)hwc->sample_period) {
-		if (running)
-			event->pmu->stop(event, PERF_EF_UPDATE);
-		local64_set(&hwc->period_left, 0);
-		if (running)
-			event->pmu->start(event, PERF_EF_RELOAD);
-	}
+	hwc->freq_time_stamp = now;
+	if (since > 0 && since < 2 * TICK_NSEC)
+		perf_freq_retune(event, hwc->last_period, since, true);
 }
 
+/*
+ * Count one overflow of @hwc against this tick's budget; true when it is
+ * over.  The first overflow after a tick starts a fresh count, which is
+ * also what lets a throttled event's count start over once the tick has
+ * restarted it.
+ */
+static bool perf_over_budget(struct hw_perf_event *hwc)
+{
+	u64 tick = __this_cpu_read(perf_throttled_seq);
+
+	if (hwc->interrupts_seq != tick) {
+		hwc->interrupts_seq = tick;
+		hwc->interrupts = 0;
+	}
+	return ++hwc->interrupts > READ_ONCE(perf_max_samples_per_tick);
+}
+
+/*
+ * Stop @event delivering overflows until the next tick on this CPU, and
+ * make sure that tick comes even on a NO_HZ_FULL CPU.
+ */
+static void perf_throttle(struct perf_event *event)
+{
+	__this_cpu_inc(perf_throttled_count);
+	tick_dep_set_cpu(smp_processor_id(), TICK_DEP_BIT_PERF_EVENTS);
+	event->hw.interrupts = PERF_THROTTLED;
+	perf_event_log_throttle(event, false);
+}
+
+/* Return: 1 when @event was throttled and its counter must stop. */
 static int account_interrupt(struct perf_event *event, int throttle)
 {
-	struct hw_perf_event *hwc = &event->hw;
-	u64 seq = __this_cpu_read(perf_throttled_seq);
-	int ret = 0;
+	int stop = 0;
 
-	if (hwc->interrupts_seq != seq) {
-		hwc->interrupts_seq = seq;
-		hwc->interrupts = 1;
-	} else if (++hwc->interrupts > READ_ONCE(perf_max_samples_per_tick) &&
-		   throttle) {
-		__this_cpu_inc(perf_throttled_count);
-		/* a tickless CPU must still tick to unthrottle us */
-		tick_dep_set_cpu(smp_processor_id(), TICK_DEP_BIT_PERF_EVENTS);
-		hwc->interrupts = PERF_THROTTLED;
-		perf_event_log_throttle(event, false);
-		ret = 1;
+	if (perf_over_budget(&event->hw) && throttle) {
+		perf_throttle(event);
+		stop = 1;
 	}
-
-	if (event->attr.freq) {
-		u64 now = perf_clock();
-		s64 delta = now - hwc->freq_time_stamp;
-
-		hwc->freq_time_stamp = now;
-		/* only a recent previous overflow says anything about rate */
-		if (delta > 0 && delta < 2 * TICK_NSEC)
-			perf_adjust_period(event, delta, hwc->last_period,
-					   true);
-	}
-	return ret;
+	if (event->attr.freq)
+		perf_freq_overflowed(event);
+	return stop;
 }
 
 /**
@@ -323,37 +371,52 @@ void perf_event_unthrottle(struct perf_event *event)
 }
 
 /*
- * The tick's work on one running event: restart it if it was throttled,
- * and re-derive a frequency-mode period from what it counted during the
- * tick.  Hard IRQ, ctx->lock held.
+ * A frequency-mode event at the tick: fold in what its counter holds,
+ * retune from the events counted since the last tick, and restart it (on
+ * the new period when one was set).  An event that counted nothing keeps
+ * its period: no observation, no change.
+ */
+static void perf_tick_retune(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 count;
+	s64 counted;
+
+	event->pmu->stop(event, PERF_EF_UPDATE);
+	count = local64_read(&event->count);
+	counted = count - hwc->freq_count_stamp;
+	hwc->freq_count_stamp = count;
+	if (counted > 0) {
+		perf_freq_retune(event, counted, TICK_NSEC, false);
+		event->pmu->start(event, PERF_EF_RELOAD);
+	} else {
+		event->pmu->start(event, 0);
+	}
+}
+
+/*
+ * The tick's work on one running event: a throttled event gets its
+ * overflows back, and a frequency-mode one a period derived from what it
+ * counted since the last tick.  Both touch the counter, so the PMU is
+ * held off around them.  Hard IRQ, ctx->lock held.
  */
 static void perf_tick_event(struct perf_event *event, bool unthrottle)
 {
 	struct hw_perf_event *hwc = &event->hw;
+	bool throttled = unthrottle && hwc->interrupts == PERF_THROTTLED;
 	bool freq = event->attr.freq && event->attr.sample_freq;
-	u64 count, delta;
 
 	if (event->state != PERF_EVENT_STATE_ACTIVE ||
-	    event->oncpu != smp_processor_id())
-		return;
-	if (!freq && !(unthrottle && hwc->interrupts == PERF_THROTTLED))
+	    event->oncpu != smp_processor_id() || !(freq || throttled))
 		return;
 
 	perf_pmu_disable(event->pmu);
-	if (hwc->interrupts == PERF_THROTTLED) {
+	if (throttled)
 		perf_event_unthrottle(event);
-		if (!freq)
-			event->pmu->start(event, 0);
-	}
-	if (freq) {
-		event->pmu->stop(event, PERF_EF_UPDATE);
-		count = local64_read(&event->count);
-		delta = count - hwc->freq_count_stamp;
-		hwc->freq_count_stamp = count;
-		if ((s64)delta > 0)
-			perf_adjust_period(event, TICK_NSEC, delta, false);
-		event->pmu->start(event, (s64)delta > 0 ? PERF_EF_RELOAD : 0);
-	}
+	if (freq)
+		perf_tick_retune(event);
+	else
+		event->pmu->start(event, 0);
 	perf_pmu_enable(event->pmu);
 }
 

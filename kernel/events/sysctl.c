@@ -10,6 +10,7 @@
  *   spent in sampling interrupts; the rate is lowered automatically when
  *   samples take longer than their share (see perf_sample_event_took()).
  */
+#include <kunit/visibility.h>
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/percpu.h>
@@ -33,24 +34,39 @@ int sysctl_perf_event_sample_rate __read_mostly = DEFAULT_MAX_SAMPLE_RATE;
 int sysctl_perf_cpu_time_max_percent __read_mostly =
 	DEFAULT_CPU_TIME_MAX_PERCENT;
 
-int perf_sample_period_ns __read_mostly =
-	NSEC_PER_SEC / DEFAULT_MAX_SAMPLE_RATE;
-
-/* overflows one event may take per tick before it is throttled */
+/*
+ * What the two sysctls above come to, kept in step by perf_set_limits():
+ * how many overflows one event may take per tick before it is throttled,
+ * and how long a sampling interrupt may take on average (0: no limit,
+ * throttling is off) before the rate is lowered.
+ */
 int perf_max_samples_per_tick __read_mostly =
 	DIV_ROUND_UP(DEFAULT_MAX_SAMPLE_RATE, HZ);
-
-/* ns a sample may take on average before the rate is lowered; 0: no limit */
 static u64 perf_sample_allowed_ns __read_mostly =
 	NSEC_PER_SEC / DEFAULT_MAX_SAMPLE_RATE *
 	DEFAULT_CPU_TIME_MAX_PERCENT / 100;
 
-static void perf_update_sample_budget(void)
+static bool perf_throttling_off(int pct)
 {
-	u64 ns = (u64)perf_sample_period_ns * sysctl_perf_cpu_time_max_percent;
+	return pct == 0 || pct == 100;
+}
 
-	ns = div_u64(ns, 100);
-	WRITE_ONCE(perf_sample_allowed_ns, ns ? ns : 1);
+/*
+ * Derive the limits from a maximum rate of @rate samples per second and
+ * the current CPU-time share.  At @rate the gap between two samples is
+ * NSEC_PER_SEC / rate; an interrupt may use its share of that gap.
+ */
+static void perf_set_limits(int rate)
+{
+	int pct = READ_ONCE(sysctl_perf_cpu_time_max_percent);
+	u64 allowed = 0;
+
+	if (!perf_throttling_off(pct))
+		allowed = max(div_u64((u64)(NSEC_PER_SEC / rate) * pct, 100),
+			      1ULL);
+	WRITE_ONCE(sysctl_perf_event_sample_rate, rate);
+	WRITE_ONCE(perf_max_samples_per_tick, DIV_ROUND_UP(rate, HZ));
+	WRITE_ONCE(perf_sample_allowed_ns, allowed);
 }
 
 /**
@@ -69,19 +85,14 @@ int perf_event_max_sample_rate_handler(const struct ctl_table *table, int write,
 				       void *buffer, size_t *lenp,
 				       loff_t *ppos)
 {
-	int pct = sysctl_perf_cpu_time_max_percent;
 	int ret;
 
-	if (write && (pct == 100 || pct == 0))
+	if (write && perf_throttling_off(sysctl_perf_cpu_time_max_percent))
 		return -EINVAL;
 	ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
-	if (ret || !write)
-		return ret;
-	WRITE_ONCE(perf_max_samples_per_tick,
-		   DIV_ROUND_UP(sysctl_perf_event_sample_rate, HZ));
-	perf_sample_period_ns = NSEC_PER_SEC / sysctl_perf_event_sample_rate;
-	perf_update_sample_budget();
-	return 0;
+	if (!ret && write)
+		perf_set_limits(sysctl_perf_event_sample_rate);
+	return ret;
 }
 
 /**
@@ -101,21 +112,36 @@ int perf_cpu_time_max_percent_handler(const struct ctl_table *table, int write,
 
 	if (ret || !write)
 		return ret;
-	if (sysctl_perf_cpu_time_max_percent == 100 ||
-	    sysctl_perf_cpu_time_max_percent == 0) {
-		pr_warn("perf: interrupt throttling is off; sampling can stall the machine\n");
-		WRITE_ONCE(perf_sample_allowed_ns, 0);
-	} else {
-		perf_update_sample_budget();
-	}
+	if (perf_throttling_off(sysctl_perf_cpu_time_max_percent))
+		pr_warn("perf: Dynamic interrupt throttling disabled, can hang your system!\n");
+	perf_set_limits(sysctl_perf_event_sample_rate);
 	return 0;
 }
+
+/**
+ * perf_rate_for_cost - the most samples per tick that fit a CPU-time share
+ * @cost_ns: what one sampling interrupt costs
+ * @pct: the share of each tick they may take, 1..99
+ *
+ * Context: any.
+ * Return: how many interrupts of @cost_ns fit in @pct percent of a tick,
+ * at least 1: a CPU always gets one sample per tick.
+ */
+VISIBLE_IF_KUNIT u64 perf_rate_for_cost(u64 cost_ns, int pct)
+{
+	u64 budget = (u64)TICK_NSEC * pct / 100;
+
+	return cost_ns && cost_ns < budget ? div64_u64(budget, cost_ns) : 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_rate_for_cost);
 
 /*
  * The average length of this CPU's recent sampling interrupts, in ns: an
  * exponential moving average in which each new interrupt weighs 1/64.
  */
 static DEFINE_PER_CPU(u64, perf_sample_avg_ns);
+
+/* what the log line reports; written before the irq_work is queued */
 static u64 perf_lowered_avg_ns, perf_lowered_allowed_ns;
 
 static void perf_report_lowered(struct irq_work *work)
@@ -132,10 +158,10 @@ static DEFINE_IRQ_WORK(perf_report_work, perf_report_lowered);
  * perf_sample_event_took - account the time one sampling interrupt took
  * @sample_len_ns: its length
  *
- * When interrupts take longer on average than perf_cpu_time_max_percent
- * of the time between samples at the current maximum rate allows, the
- * maximum rate is lowered until they fit, with a quarter to spare, and the
- * change is logged.  The rate is never raised again automatically: an
+ * When interrupts take longer on average than their share of the gap
+ * between samples at the current maximum rate, the maximum rate is lowered
+ * to what fits with the average cost padded by a quarter, and the change
+ * is logged.  The rate is never raised again automatically: an
  * administrator may write it back.
  *
  * Context: IRQ or NMI (the log line is printed from an irq_work).
@@ -143,27 +169,21 @@ static DEFINE_IRQ_WORK(perf_report_work, perf_report_lowered);
 void perf_sample_event_took(u64 sample_len_ns)
 {
 	u64 allowed = READ_ONCE(perf_sample_allowed_ns);
-	u64 avg, budget, per_tick;
+	u64 avg, per_tick;
 
 	if (!allowed)
 		return;
 	avg = __this_cpu_read(perf_sample_avg_ns);
-	avg = avg - (avg >> 6) + (sample_len_ns >> 6);
+	avg += (sample_len_ns >> 6) - (avg >> 6);
 	__this_cpu_write(perf_sample_avg_ns, avg);
 	if (avg <= allowed)
 		return;
 
 	WRITE_ONCE(perf_lowered_avg_ns, avg);
 	WRITE_ONCE(perf_lowered_allowed_ns, allowed);
-	avg += avg / 4;
-	budget = TICK_NSEC / 100 * READ_ONCE(sysctl_perf_cpu_time_max_percent);
-	per_tick = avg < budget ? div64_u64(budget, avg) : 1;
-
-	WRITE_ONCE(perf_sample_allowed_ns, avg);
-	WRITE_ONCE(perf_max_samples_per_tick, per_tick);
-	WRITE_ONCE(sysctl_perf_event_sample_rate, per_tick * HZ);
-	WRITE_ONCE(perf_sample_period_ns,
-		   NSEC_PER_SEC / (per_tick * HZ));
+	per_tick = perf_rate_for_cost(avg + avg / 4,
+				      READ_ONCE(sysctl_perf_cpu_time_max_percent));
+	perf_set_limits(min_t(u64, per_tick * HZ, INT_MAX));
 	irq_work_queue(&perf_report_work);
 }
 
