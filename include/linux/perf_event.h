@@ -693,6 +693,33 @@ static inline bool is_sampling_event(struct perf_event *event)
 	return event->attr.sample_period != 0;
 }
 
+/**
+ * perf_hw_period_advance - move a sampling counter on to its next period
+ * @hwc: the event's hardware state
+ *
+ * For PMU drivers, before they program a counter: hwc->period_left counts
+ * down to the next sample.  Once it has reached 0 a period has ended and
+ * the next one starts.  The overshoot past 0 is taken from the next period
+ * so that the average rate stays right, unless it is a whole period or
+ * more (the period was shortened, or the counter ran long with its
+ * interrupt off): then the next period starts clean.
+ *
+ * Context: the event's CPU, its counter stopped or its PMU disabled.
+ * Return: true when a period had ended, i.e. the overflow that brought
+ * us here is a sample.
+ */
+static inline bool perf_hw_period_advance(struct hw_perf_event *hwc)
+{
+	s64 period = hwc->sample_period;
+	s64 left = local64_read(&hwc->period_left);
+
+	if (likely(left > 0))
+		return false;
+	local64_set(&hwc->period_left, left > -period ? left + period : period);
+	hwc->last_period = period;
+	return true;
+}
+
 static inline int is_software_event(struct perf_event *event)
 {
 	return event->event_caps & PERF_EV_CAP_SOFTWARE;

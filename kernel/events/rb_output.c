@@ -23,22 +23,30 @@ static bool rb_has_space(unsigned long head, unsigned long tail,
 }
 
 /*
- * Publish data_head when the outermost writer finishes.  A writer that
- * interrupted us may have moved head after we read it; it saw nest > 1
- * and left publishing to us, so look again after dropping nest.
+ * A writer is done with its record: make it visible to user space.
+ *
+ * Writers on one CPU only ever nest (a task's record interrupted by an
+ * IRQ's, that by an NMI's), so the writer that began first finishes last.
+ * An inner writer leaves data_head alone: the outer one has older bytes
+ * still being written below the new head.  The outermost writer publishes
+ * the head as it finds it, holding its place in rb->nest until the store
+ * is done so that writers arriving meanwhile leave it to us; having let
+ * go, it checks whether one of them moved the head after our read, and
+ * if so publishes again on its behalf.
  */
 static void rb_publish(struct perf_output_handle *handle)
 {
 	struct perf_buffer *rb = handle->rb;
 	unsigned long head;
 
+	if (local_read(&rb->nest) > 1) {
+		local_dec(&rb->nest);
+		preempt_enable();
+		return;
+	}
 	for (;;) {
-		if (local_read(&rb->nest) > 1) {
-			local_dec(&rb->nest);
-			goto out;
-		}
 		head = local_read(&rb->head);
-		/* the record's bytes before the head that covers them */
+		/* the records' bytes before the head that covers them */
 		smp_wmb();
 		WRITE_ONCE(rb->user_page->data_head, head);
 		barrier();
@@ -48,9 +56,9 @@ static void rb_publish(struct perf_output_handle *handle)
 			break;
 		local_set(&rb->nest, 1);
 	}
+
 	if (handle->wakeup != local_read(&rb->wakeup))
 		perf_event_output_wakeup(handle->event, handle->rb);
-out:
 	preempt_enable();
 }
 

@@ -51,49 +51,31 @@ u64 perf_sample_phys_addr(u64 virt)
 
 #ifdef CONFIG_HAVE_GUP_FAST
 /*
- * Size of the page-table entry that maps @addr in @mm: a huge mapping at
- * any level, else the PTE's (which may itself cover a contiguous range).
- * 0 when nothing maps it.
+ * The size of the mapping of @addr, found by descending the page tables
+ * one level per function, each answering for its entry: 0 when nothing is
+ * mapped there, the entry's own size when it maps a huge page, else
+ * whatever the level below answers.  Some architectures give a leaf entry
+ * a size other than the level's span (arm64's contiguous hint), so the
+ * size is always asked of the entry.
  *
  * Lockless: the caller has interrupts off, which holds off the TLB
- * shootdown (or RCU grace period) that page-table freeing waits for, and
- * every level is read once into a local copy before it is looked at.
+ * shootdown (or RCU grace period) that page-table freeing waits for.
+ * Every entry is read once into a copy and only the copy is looked at,
+ * since the tables can change under us at any time.
  */
-static u64 sample_pgtable_size(struct mm_struct *mm, unsigned long addr)
+static u64 sample_pmd_size(pud_t *pudp, pud_t pud, unsigned long addr)
 {
-	pgd_t *pgdp, pgd;
-	p4d_t *p4dp, p4d;
-	pud_t *pudp, pud;
-	pmd_t *pmdp, pmd;
-	pte_t *ptep, pte;
-	u64 size = 0;
-	int tries;
+	pmd_t *pmdp = pmd_offset_lockless(pudp, pud, addr);
+	int attempt;
 
-	pgdp = pgd_offset(mm, addr);
-	pgd = READ_ONCE(*pgdp);
-	if (pgd_none(pgd))
-		return 0;
-	if (pgd_leaf(pgd))
-		return pgd_leaf_size(pgd);
+	/*
+	 * A PTE table can vanish between reading the PMD and mapping the
+	 * table (THP collapse): read the PMD again, but not forever.
+	 */
+	for (attempt = 0; attempt < 3; attempt++) {
+		pmd_t pmd = pmdp_get_lockless(pmdp);
+		pte_t *ptep, pte;
 
-	p4dp = p4d_offset_lockless(pgdp, pgd, addr);
-	p4d = READ_ONCE(*p4dp);
-	if (!p4d_present(p4d))
-		return 0;
-	if (p4d_leaf(p4d))
-		return p4d_leaf_size(p4d);
-
-	pudp = pud_offset_lockless(p4dp, p4d, addr);
-	pud = READ_ONCE(*pudp);
-	if (!pud_present(pud))
-		return 0;
-	if (pud_leaf(pud))
-		return pud_leaf_size(pud);
-
-	pmdp = pmd_offset_lockless(pudp, pud, addr);
-	/* the PMD can change under us (THP collapse): re-read it a few times */
-	for (tries = 0; tries < 3; tries++) {
-		pmd = pmdp_get_lockless(pmdp);
 		if (!pmd_present(pmd))
 			return 0;
 		if (pmd_leaf(pmd))
@@ -102,12 +84,43 @@ static u64 sample_pgtable_size(struct mm_struct *mm, unsigned long addr)
 		if (!ptep)
 			continue;
 		pte = ptep_get_lockless(ptep);
-		if (pte_present(pte))
-			size = __pte_leaf_size(pmd, pte);
 		pte_unmap(ptep);
-		break;
+		return pte_present(pte) ? __pte_leaf_size(pmd, pte) : 0;
 	}
-	return size;
+	return 0;
+}
+
+static u64 sample_pud_size(p4d_t *p4dp, p4d_t p4d, unsigned long addr)
+{
+	pud_t *pudp = pud_offset_lockless(p4dp, p4d, addr);
+	pud_t pud = READ_ONCE(*pudp);
+
+	if (!pud_present(pud))
+		return 0;
+	return pud_leaf(pud) ? pud_leaf_size(pud) :
+			       sample_pmd_size(pudp, pud, addr);
+}
+
+static u64 sample_p4d_size(pgd_t *pgdp, pgd_t pgd, unsigned long addr)
+{
+	p4d_t *p4dp = p4d_offset_lockless(pgdp, pgd, addr);
+	p4d_t p4d = READ_ONCE(*p4dp);
+
+	if (!p4d_present(p4d))
+		return 0;
+	return p4d_leaf(p4d) ? p4d_leaf_size(p4d) :
+			       sample_pud_size(p4dp, p4d, addr);
+}
+
+static u64 sample_pgtable_size(struct mm_struct *mm, unsigned long addr)
+{
+	pgd_t *pgdp = pgd_offset(mm, addr);
+	pgd_t pgd = READ_ONCE(*pgdp);
+
+	if (pgd_none(pgd))
+		return 0;
+	return pgd_leaf(pgd) ? pgd_leaf_size(pgd) :
+			       sample_p4d_size(pgdp, pgd, addr);
 }
 #else
 static u64 sample_pgtable_size(struct mm_struct *mm, unsigned long addr)

@@ -525,23 +525,9 @@ static void pmuv3_event_update(struct perf_event *event)
 static bool pmuv3_set_period(struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	s64 left = local64_read(&hwc->period_left);
-	s64 period = hwc->sample_period;
 	u64 mask = pmuv3_event_mask(event);
-	bool elapsed = false;
-
-	if (unlikely(left <= -period)) {
-		/* way overdue (period changed, long stop): start afresh */
-		left = period;
-		local64_set(&hwc->period_left, left);
-		hwc->last_period = period;
-		elapsed = true;
-	} else if (unlikely(left <= 0)) {
-		left += period;
-		local64_set(&hwc->period_left, left);
-		hwc->last_period = period;
-		elapsed = true;
-	}
+	bool elapsed = perf_hw_period_advance(hwc);
+	s64 left = local64_read(&hwc->period_left);
 
 	/*
 	 * Never ask for more than half the counter range: the value read
@@ -731,41 +717,62 @@ static void pmuv3_pmu_disable(struct pmu *pmu)
 	isb();
 }
 
+/* the exception levels an event counts at (pmuv3_counted_els()) */
+#define PMUV3_AT_EL0	BIT(0)
+#define PMUV3_AT_EL1	BIT(1)
+#define PMUV3_AT_EL2	BIT(2)
+
 /*
- * Build the PMEVTYPER filter bits from the exclude_* attributes.
- *
- * EL0 is user space and EL1 the kernel, each with its own exclude bit.
- * EL2 is counted only when asked for with the NSH ("include EL2") bit.
- * A kernel that runs at EL2 (VHE) is itself the hypervisor: there the
- * kernel is EL2, so exclude_kernel governs NSH, exclude_hv is moot, and
- * the exclude_host/exclude_guest pair selects host (EL2/EL0) versus guest
- * (EL1) time. A kernel at EL1 (our QEMU guest) counts EL2, the
- * hypervisor, unless exclude_hv.
+ * Map the exclude_* attributes onto exception levels.  User space is EL0.
+ * A kernel at EL1 (our QEMU guest) has a hypervisor below it at EL2,
+ * counted unless exclude_hv.  A kernel at EL2 (VHE) is itself the
+ * hypervisor: exclude_kernel covers EL2, exclude_hv is moot, and
+ * exclude_host/exclude_guest choose between the host (EL2, and EL0 for its
+ * user space) and its guests' kernels (EL1).
+ */
+static unsigned int pmuv3_counted_els(const struct perf_event_attr *attr)
+{
+	bool host = !attr->exclude_host;
+	unsigned int els = 0;
+
+	if (is_kernel_in_hyp_mode()) {
+		if (host && !attr->exclude_kernel)
+			els |= PMUV3_AT_EL2;
+		if (!attr->exclude_guest && !attr->exclude_kernel)
+			els |= PMUV3_AT_EL1;
+		if (host && !attr->exclude_user)
+			els |= PMUV3_AT_EL0;
+	} else {
+		if (host && !attr->exclude_hv)
+			els |= PMUV3_AT_EL2;
+		if (!attr->exclude_kernel)
+			els |= PMUV3_AT_EL1;
+		if (!attr->exclude_user)
+			els |= PMUV3_AT_EL0;
+	}
+	return els;
+}
+
+/*
+ * Build PMEVTYPER's filter bits.  EL0 and EL1 count unless excluded; EL2
+ * counts only when included (the NSH bit).
  */
 static int pmuv3_set_filter(struct pmuv3 *p, struct perf_event *event)
 {
 	struct perf_event_attr *attr = &event->attr;
+	unsigned int els = pmuv3_counted_els(attr);
 	unsigned long evtyper = 0;
 	u32 th;
 
 	if (attr->exclude_idle)
 		return -EOPNOTSUPP;
 
-	if (is_kernel_in_hyp_mode()) {
-		if (!attr->exclude_kernel && !attr->exclude_host)
-			evtyper |= ARMV8_PMU_INCLUDE_EL2;
-		if (attr->exclude_guest)
-			evtyper |= ARMV8_PMU_EXCLUDE_EL1;
-		if (attr->exclude_host)
-			evtyper |= ARMV8_PMU_EXCLUDE_EL0;
-	} else if (!attr->exclude_hv && !attr->exclude_host) {
-		evtyper |= ARMV8_PMU_INCLUDE_EL2;
-	}
-
-	if (attr->exclude_kernel)
-		evtyper |= ARMV8_PMU_EXCLUDE_EL1;
-	if (attr->exclude_user)
+	if (!(els & PMUV3_AT_EL0))
 		evtyper |= ARMV8_PMU_EXCLUDE_EL0;
+	if (!(els & PMUV3_AT_EL1))
+		evtyper |= ARMV8_PMU_EXCLUDE_EL1;
+	if (els & PMUV3_AT_EL2)
+		evtyper |= ARMV8_PMU_INCLUDE_EL2;
 
 	/*
 	 * FEAT_PMUv3_TH: count only cycles where the event's per-cycle
