@@ -481,6 +481,7 @@ struct perf_groups {
 	struct list_head		pinned;
 	struct list_head		flexible;
 	struct list_head		sideband;
+	int				cpu;	/* -1: any */
 };
 
 /**
@@ -498,11 +499,13 @@ struct perf_event_context {
 	/*
 	 * Group leaders, indexed by the CPU they may run on: @groups for
 	 * any CPU (every group of a CPU context), @cpu_groups for the
-	 * groups of a task context bound to one CPU.  @pinned_on and
-	 * @flexible_on list the groups on a PMU.  kernel/events/groups.c.
+	 * groups of a task context bound to one CPU, @groups_here the
+	 * last of those looked up.  @pinned_on and @flexible_on list the
+	 * groups on a PMU.  kernel/events/groups.c.
 	 */
 	struct perf_groups		groups;
 	struct xarray			cpu_groups;
+	struct perf_groups		*groups_here;
 	struct list_head		pinned_on;
 	struct list_head		flexible_on;
 	u64				group_seq;

@@ -14,7 +14,8 @@
  *
  * Why buckets in an xarray, not one tree keyed by CPU: the common case is
  * the "any" bucket alone (a plain list, no lookup at all); a context with
- * CPU-bound groups pays one xa_load() per sched-in, and the lists inside a
+ * CPU-bound groups pays one xa_load() when its task changes CPU (the last
+ * bucket found is kept, perf_groups_here()), and the lists inside a
  * bucket stay lists, which rotation and sched-in walk in order without
  * rebalancing anything.  Buckets are allocated in process context before a
  * group needs one (perf_groups_reserve()), because linking happens under
@@ -45,8 +46,9 @@
 
 #include "internal.h"
 
-static void perf_groups_init_one(struct perf_groups *g)
+static void perf_groups_init_one(struct perf_groups *g, int cpu)
 {
+	g->cpu = cpu;
 	INIT_LIST_HEAD(&g->pinned);
 	INIT_LIST_HEAD(&g->flexible);
 	INIT_LIST_HEAD(&g->sideband);
@@ -58,7 +60,7 @@ static void perf_groups_init_one(struct perf_groups *g)
  */
 void perf_groups_init(struct perf_event_context *ctx)
 {
-	perf_groups_init_one(&ctx->groups);
+	perf_groups_init_one(&ctx->groups, -1);
 	/*
 	 * BH: the RCU callback that frees a task context destroys its
 	 * xarray in softirq context, so process context must not hold
@@ -108,7 +110,7 @@ int perf_groups_reserve(struct perf_event_context *ctx, int cpu)
 	g = kmalloc(sizeof(*g), GFP_KERNEL);
 	if (!g)
 		return -ENOMEM;
-	perf_groups_init_one(g);
+	perf_groups_init_one(g, cpu);
 	err = xa_insert_bh(&ctx->cpu_groups, cpu, g, GFP_KERNEL);
 	if (err)
 		kfree(g);
@@ -245,13 +247,27 @@ void perf_group_set_on(struct perf_event_context *ctx,
  * perf_groups_here - the bucket of groups bound to this CPU
  * @ctx: the context; ctx->lock held, IRQs off
  *
+ * A task mostly runs where it last ran, and every sched-in and side-band
+ * walk asks this, so the last bucket found is kept in ctx->groups_here:
+ * one pointer, read and written whole, whose bucket names its own CPU, so
+ * a racing update can at worst cost a lookup.  A bucket never changes
+ * CPU and lives as long as the context, so a kept one is never stale.
+ *
  * Return: the bucket, or NULL when the context has none for this CPU.
  */
 struct perf_groups *perf_groups_here(struct perf_event_context *ctx)
 {
+	int cpu = smp_processor_id();
+	struct perf_groups *g = READ_ONCE(ctx->groups_here);
+
+	if (g && g->cpu == cpu)
+		return g;
 	if (xa_empty(&ctx->cpu_groups))
 		return NULL;
-	return xa_load(&ctx->cpu_groups, smp_processor_id());
+	g = xa_load(&ctx->cpu_groups, cpu);
+	if (g)
+		WRITE_ONCE(ctx->groups_here, g);
+	return g;
 }
 
 /**
