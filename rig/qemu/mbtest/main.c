@@ -241,6 +241,7 @@ static void test_intel(void)
 	eq(rdmsr(GCTRL), 0xf, "GLOBAL_CTRL after RESET: GP counters enabled");
 
 	/* exact counts */
+	wrmsr(GCTRL, 0);
 	wrmsr(EVTSEL0, 0xc0 | EN | USR | OS);
 	wrmsr(FIXCTRL, 0x3 | (0x3 << 4));
 	wrmsr(PMC0, 0); wrmsr(FIX0, 0); wrmsr(FIX0 + 1, 0);
@@ -399,7 +400,7 @@ static void test_intel(void)
 
 static void test_amd(void)
 {
-	u32 a, b, c, d, xlevel, i, n, v2 = 0, core;
+	u32 a, b, c, d, xlevel, i, n, v2 = 0, core, ncore = 0;
 	u32 ctl, on;
 
 	cpuid(0x80000000, &xlevel, &b, &c, &d);
@@ -408,6 +409,7 @@ static void test_amd(void)
 	if (core && xlevel >= 0x80000022) {
 		cpuid(0x80000022, &a, &b, &c, &d);
 		v2 = a & 1;
+		ncore = b & 0xf;
 		puts("# cpuid 0x80000022: eax="); puthex(a); puts(" ebx="); puthex(b); puts("\n");
 	}
 	n = core ? 6 : 4;
@@ -416,8 +418,9 @@ static void test_amd(void)
 	cpuid(0xa, &a, &b, &c, &d);
 	eq(a, 0, "CPUID 0xA is 0 on AMD");
 	if (v2) {
-		eq(b & 0xf, 6, "CPUID 0x80000022: 6 core counters");
+		eq(ncore, 6, "CPUID 0x80000022: 6 core counters");
 		eq(rdmsr(A_GCTL), 0x3f, "PerfCntrGlobalCtl after RESET: all counters enabled");
+		wrmsr(A_GCTL, 0);
 	}
 	/* with PerfMonV2 counting is started by GlobalCtl; else by EN */
 	ctl = v2 ? A_GCTL : K7_SEL0;
@@ -426,8 +429,6 @@ static void test_amd(void)
 	wrmsr(K7_SEL0, 0xc0 | USR | OS | (v2 ? EN : 0));
 	wrmsr(K7_CTR0, 0);
 	on = v2 ? 1 : (0xc0 | USR | OS | EN);
-	if (v2)
-		wrmsr(A_GCTL, 0);
 	measure(ctl, on, 0, 1000);
 	eq(rdmsr(K7_CTR0), 1005, "PerfCtr0 (legacy MSR), event 0xC0: 1000 LOOPs count 1005");
 	wrmsr(K7_CTR0, 0);
