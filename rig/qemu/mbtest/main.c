@@ -471,14 +471,20 @@ static void test_amd(void)
 		wrmsr(K7_SEL0, 0xc0 | USR | OS);
 		measure(A_GCTL, 1, 0, 1000);
 		eq(rdmsr(K7_CTR0), 0, "PerfEvtSel.En gates: no count without it");
-		wrmsr(A_GSTATUS, 1); gp(1, "WRMSR PerfCntrGlobalStatus (read-only) #GP");
-		wrmsr(A_GCTL, 1u << 6); gp(1, "WRMSR PerfCntrGlobalCtl bit 6 #GP");
+		/* AMD ignores writes to reserved bits and read-only MSRs */
+		wrmsr(A_GSTATUS, 1);
+		ok(!fault && rdmsr(A_GSTATUS) == 0, "WRMSR PerfCntrGlobalStatus (read-only): ignored, no #GP");
+		wrmsr(A_GCTL, 0x41);
+		ok(!fault && rdmsr(A_GCTL) == 1, "WRMSR PerfCntrGlobalCtl bit 6 (reserved): dropped, no #GP");
+		wrmsr(A_GCTL, 0);
 		wrmsr(A_GSET, 0x21);
 		eq(rdmsr(A_GSTATUS), 0x21, "PerfCntrGlobalStatusSet sets bits");
 		wrmsr(A_GCLR, 0x1);
 		eq(rdmsr(A_GSTATUS), 0x20, "PerfCntrGlobalStatusClr clears bits");
-		wrmsr(A_GCLR, 0x20);
-		wrmsr(A_GSET, 1u << 6); gp(1, "PerfCntrGlobalStatusSet bit 6 #GP");
+		wrmsr(A_GCLR, ~0ull);
+		ok(!fault && rdmsr(A_GSTATUS) == 0, "PerfCntrGlobalStatusClr of every bit (as Linux does): no #GP");
+		wrmsr(A_GSET, 1u << 6);
+		ok(!fault && rdmsr(A_GSTATUS) == 0, "PerfCntrGlobalStatusSet bit 6 (reserved): dropped, no #GP");
 	} else {
 		rdmsr(A_GCTL); gp(1, "no PerfMonV2: RDMSR PerfCntrGlobalCtl #GP");
 	}
