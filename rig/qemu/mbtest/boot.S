@@ -128,6 +128,113 @@ int80_entry:
 	popa
 	ret
 
+/*
+ * run_user_fault(msr, lo, hi, n): as run_user, but at CPL 3 a UD2 (#UD)
+ * and a RDMSR (#GP) come after the LOOP. Neither retires: CPL 3 counts
+ * n + 2 still; CPL 0 counts 10 plus the handlers' 3 (#UD: ADD, MOV,
+ * IRET) and 4 (#GP: ADD, ADD, MOV, IRET).
+ */
+	.globl run_user_fault
+run_user_fault:
+	pusha
+	mov %esp, saved_esp
+	mov 36(%esp), %esi
+	mov 40(%esp), %eax
+	mov 44(%esp), %edx
+	mov 48(%esp), %edi
+	mov $UDATA, %bx
+	mov %bx, %ds
+	mov %bx, %es
+	mov %esi, %ecx
+	wrmsr
+	push $UDATA
+	push $user_stack_top
+	push $0x2
+	push $UCODE
+	push $1f
+	iret
+1:	mov %edi, %ecx
+2:	loop 2b
+	ud2
+	rdmsr
+	int $0x80
+
+/*
+ * run_user_sysexit(msr, lo, hi, n): SYSEXIT to ring 3, a LOOP, SYSENTER
+ * back (SYSENTER_CS = KCODE: the GDT has the layout SYSEXIT needs).
+ * CPL 0 counts MOV, MOV, SYSEXIT, then MOV, XOR, XOR, WRMSR = 7;
+ * CPL 3 counts MOV, n LOOPs, SYSENTER = n + 2.
+ */
+	.globl run_user_sysexit, sysenter_entry
+run_user_sysexit:
+	pusha
+	mov %esp, saved_esp
+	mov 36(%esp), %esi
+	mov 40(%esp), %eax
+	mov 44(%esp), %edx
+	mov 48(%esp), %edi
+	mov $UDATA, %bx
+	mov %bx, %ds
+	mov %bx, %es
+	mov %esi, %ecx
+	wrmsr
+	mov $1f, %edx
+	mov $user_stack_top, %ecx
+	sysexit
+1:	mov %edi, %ecx
+2:	loop 2b
+	sysenter
+sysenter_entry:
+	mov %esi, %ecx
+	xor %eax, %eax
+	xor %edx, %edx
+	wrmsr
+	mov $KDATA, %bx
+	mov %bx, %ds
+	mov %bx, %es
+	mov saved_esp, %esp
+	popa
+	ret
+
+/*
+ * run_user_sysret(msr, lo, hi, n): legacy-mode SYSRET to ring 3, a LOOP,
+ * SYSCALL back (STAR: SYSCALL CS = KCODE, SYSRET CS = UCODE).
+ * CPL 0 counts MOV, SYSRET, then MOV, XOR, XOR, WRMSR = 6;
+ * CPL 3 counts MOV, n LOOPs, SYSCALL = n + 2.
+ */
+	.globl run_user_sysret, syscall_entry
+run_user_sysret:
+	pusha
+	mov %esp, saved_esp
+	mov 36(%esp), %esi
+	mov 40(%esp), %eax
+	mov 44(%esp), %edx
+	mov 48(%esp), %edi
+	mov $UDATA, %bx
+	mov %bx, %ds
+	mov %bx, %es
+	mov %esp, %ebp
+	mov $user_stack_top, %esp
+	mov %esi, %ecx
+	wrmsr
+	mov $1f, %ecx
+	sysret
+1:	mov %edi, %ecx
+2:	loop 2b
+	syscall
+syscall_entry:
+	mov %esi, %ecx
+	xor %eax, %eax
+	xor %edx, %edx
+	wrmsr
+	mov $KDATA, %bx
+	mov %bx, %ds
+	mov %bx, %es
+	mov %bx, %ss
+	mov saved_esp, %esp
+	popa
+	ret
+
 /* user_rdpmc(ecx): RDPMC at CPL 3 (CR4.PCE must be set); result in
  * user_pmc, the vector of a fault in fault. */
 	.globl user_rdpmc

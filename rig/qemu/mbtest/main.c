@@ -20,6 +20,10 @@ extern void nmi_entry(void), gp_entry(void), ud_entry(void);
 extern void int80_entry(void), int81_entry(void);
 extern void measure(u32 msr, u32 lo, u32 hi, u32 n);
 extern void run_user(u32 msr, u32 lo, u32 hi, u32 n);
+extern void run_user_fault(u32 msr, u32 lo, u32 hi, u32 n);
+extern void run_user_sysexit(u32 msr, u32 lo, u32 hi, u32 n);
+extern void run_user_sysret(u32 msr, u32 lo, u32 hi, u32 n);
+extern void sysenter_entry(void), syscall_entry(void);
 extern void user_rdpmc(u32 ecx);
 extern char ap_tramp[], ap_tramp_end[], kstack_top[];
 extern u64 gdt[], tss_desc;
@@ -201,6 +205,30 @@ static void pmi_setup(u32 status, u32 ctr, u32 ack)
 	nmi_status = nmi_ctr = nmi_lvtpc = 0;
 }
 
+/*
+ * SYSEXIT/SYSENTER and SYSRET/SYSCALL round trips, counters usr, os and
+ * both (MSRs) started and stopped by ctl = on.
+ */
+static void test_fast_syscalls(u32 ctl, u32 on, u32 usr, u32 os, u32 both)
+{
+	wrmsr(0x174, 0x08);			/* SYSENTER_CS */
+	wrmsr(0x175, (u32)kstack_top);		/* SYSENTER_ESP */
+	wrmsr(0x176, (u32)sysenter_entry);	/* SYSENTER_EIP */
+	wrmsr(usr, 0); wrmsr(os, 0); wrmsr(both, 0);
+	run_user_sysexit(ctl, on, 0, 5000);
+	eq(rdmsr(usr), 5002, "SYSEXIT/SYSENTER: USR 5002 (SYSENTER counts as user)");
+	eq(rdmsr(os), 7, "SYSEXIT/SYSENTER: OS 7 (SYSEXIT counts as kernel)");
+	eq(rdmsr(both), 5009, "SYSEXIT/SYSENTER: USR|OS 5009");
+	wrmsr(0xc0000080, rdmsr(0xc0000080) | 1);	/* EFER.SCE */
+	wrmsr(0xc0000081, ((u64)0x0008 << 32) | ((u64)0x0018 << 48) |
+			  (u32)syscall_entry);		/* STAR */
+	wrmsr(usr, 0); wrmsr(os, 0); wrmsr(both, 0);
+	run_user_sysret(ctl, on, 0, 5000);
+	eq(rdmsr(usr), 5002, "SYSRET/SYSCALL (legacy mode): USR 5002 (SYSCALL counts as user)");
+	eq(rdmsr(os), 6, "SYSRET/SYSCALL: OS 6 (SYSRET counts as kernel)");
+	eq(rdmsr(both), 5008, "SYSRET/SYSCALL: USR|OS 5008");
+}
+
 /* a per-vCPU count: exact while the other vCPU runs */
 static void test_other_cpu(u32 ctl, u32 on, u32 ctr)
 {
@@ -347,6 +375,14 @@ static void test_intel(void)
 	eq(rdmsr(FIX0), 5002, "fixed counter 0, USR only: 5002");
 	eq(rdmsr(FIX0 + 1), 10, "fixed counter 1, OS only: 10");
 	eq(rdmsr(FIX0 + 2), 5012, "fixed counter 2, both: 5012");
+	wrmsr(PMC0, 0); wrmsr(PMC0 + 1, 0); wrmsr(PMC0 + 2, 0); wrmsr(PMC0 + 3, 0);
+	wrmsr(FIX0, 0); wrmsr(FIX0 + 1, 0); wrmsr(FIX0 + 2, 0);
+	run_user_fault(GCTRL, 0xf, 7, 5000);
+	eq(rdmsr(PMC0), 5002, "faults at CPL 3 (UD2, RDMSR) do not retire: USR 5002");
+	eq(rdmsr(PMC0 + 1), 17, "faults at CPL 3: OS counts the #UD and #GP handlers: 17");
+	eq(rdmsr(PMC0 + 2), 5019, "faults at CPL 3: USR|OS 5019");
+	eq(rdmsr(PMC0 + 3), 5004, "faults at CPL 3: cycles (USR) include the faulting instructions");
+	test_fast_syscalls(GCTRL, 7, PMC0, PMC0 + 1, PMC0 + 2);
 	wrmsr(EVTSEL0 + 1, 0); wrmsr(EVTSEL0 + 2, 0); wrmsr(EVTSEL0 + 3, 0);
 	wrmsr(FIXCTRL, 0);
 
@@ -499,6 +535,12 @@ static void test_amd(void)
 		eq(rdmsr(K7_CTR0), 5002, "USR only: 5000 LOOPs at CPL 3 count 5002");
 		eq(rdmsr(K7_CTR0 + 1), 10, "OS only: 10 (PUSH x5, IRET, MOV, XOR, XOR, WRMSR)");
 		eq(rdmsr(K7_CTR0 + 2), 5012, "USR|OS: 5012");
+		wrmsr(K7_CTR0, 0); wrmsr(K7_CTR0 + 1, 0); wrmsr(K7_CTR0 + 2, 0);
+		run_user_fault(A_GCTL, 7, 0, 5000);
+		eq(rdmsr(K7_CTR0), 5002, "faults at CPL 3 (UD2, RDMSR) do not retire: USR 5002");
+		eq(rdmsr(K7_CTR0 + 1), 17, "faults at CPL 3: OS counts the #UD and #GP handlers: 17");
+		eq(rdmsr(K7_CTR0 + 2), 5019, "faults at CPL 3: USR|OS 5019");
+		test_fast_syscalls(A_GCTL, 7, K7_CTR0, K7_CTR0 + 1, K7_CTR0 + 2);
 		wrmsr(K7_SEL0 + 1, 0); wrmsr(K7_SEL0 + 2, 0);
 	} else {
 		/* started and stopped by PerfEvtSel0 itself */
@@ -559,6 +601,8 @@ void main(void)
 	*t = (sizeof(tss) - 1) | (((u64)(u32)tss & 0xffffff) << 16) |
 	     (0x89ull << 40) | ((u64)((u32)tss >> 24) << 56);
 	__asm__ volatile("ltr %w0" :: "r"(0x28));
+	outb(0x21, 0xff);			/* 8259s masked: SYSRET sets IF */
+	outb(0xa1, 0xff);
 	APIC[0xf0 / 4] = 0x1ff;			/* SVR: APIC enabled */
 	start_ap();
 
