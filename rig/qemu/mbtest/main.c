@@ -9,27 +9,27 @@
  * WRMSR that enables a counter does not count, the one that disables it
  * does; an instruction counts at the privilege level it started at.
  */
-typedef unsigned int u32;
-typedef unsigned long long u64;
-typedef unsigned short u16;
-typedef unsigned char u8;
+#include "mbtest.h"
 
-volatile u32 fault;
-volatile u64 user_pmc;
-extern void nmi_entry(void), gp_entry(void), ud_entry(void);
-extern void int80_entry(void), int81_entry(void);
-extern void measure(u32 msr, u32 lo, u32 hi, u32 n);
-extern void run_user(u32 msr, u32 lo, u32 hi, u32 n);
-extern void run_user_fault(u32 msr, u32 lo, u32 hi, u32 n);
-extern void run_user_sysexit(u32 msr, u32 lo, u32 hi, u32 n);
-extern void run_user_sysret(u32 msr, u32 lo, u32 hi, u32 n);
-extern void sysenter_entry(void), syscall_entry(void);
-extern void user_rdpmc(u32 ecx);
-extern char ap_tramp[], ap_tramp_end[], kstack_top[];
-extern u64 gdt[], tss_desc;
+/*
+ * Written by the exception handlers (boot.S) and the NMI handler; read
+ * after an asm statement with a memory clobber or a call, so the
+ * compiler reads them again.
+ */
+u32 fault;
+u64 user_pmc;
 
-static inline void outb(u16 p, u8 v) { __asm__ volatile("outb %0,%1" :: "a"(v), "Nd"(p)); }
-static void puts(const char *s) { while (*s) outb(0xe9, *s++); }
+static inline void out8(u16 p, u8 v)
+{
+	__asm__ volatile("outb %0,%1" :: "a"(v), "Nd"(p));
+}
+
+static void puts(const char *s)
+{
+	while (*s)
+		out8(0xe9, *s++);
+}
+
 static u64 divmod10(u64 v, u32 *rem)
 {
 	u32 hi = v >> 32, lo = v, qh = hi / 10, r = hi % 10, ql;
@@ -38,19 +38,28 @@ static u64 divmod10(u64 v, u32 *rem)
 	*rem = r;
 	return ((u64)qh << 32) | ql;
 }
+
 static void putdec(u64 v)
 {
-	char b[24]; int i = 23; u32 r;
+	char b[24];
+	int i = 23;
+	u32 r;
 
 	b[i] = 0;
-	do { v = divmod10(v, &r); b[--i] = '0' + r; } while (v);
+	do {
+		v = divmod10(v, &r);
+		b[--i] = '0' + r;
+	} while (v);
 	puts(b + i);
 }
+
 static void puthex(u64 v)
 {
-	char b[19]; int i;
+	char b[19];
+	int i;
 
-	b[0] = '0'; b[1] = 'x';
+	b[0] = '0';
+	b[1] = 'x';
 	for (i = 0; i < 16; i++)
 		b[2 + i] = "0123456789abcdef"[(v >> (60 - 4 * i)) & 15];
 	b[18] = 0;
@@ -65,11 +74,13 @@ static u64 rdmsr(u32 m)
 	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(m), "a"(0), "d"(0) : "memory");
 	return ((u64)hi << 32) | lo;
 }
+
 static void wrmsr(u32 m, u64 v)
 {
 	fault = 0;
 	__asm__ volatile("wrmsr" :: "c"(m), "a"((u32)v), "d"((u32)(v >> 32)) : "memory");
 }
+
 static u64 rdpmc(u32 c)
 {
 	u32 lo, hi;
@@ -78,20 +89,45 @@ static u64 rdpmc(u32 c)
 	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(c), "a"(0), "d"(0) : "memory");
 	return ((u64)hi << 32) | lo;
 }
+
 static void cpuid(u32 l, u32 *a, u32 *b, u32 *c, u32 *d)
 {
 	__asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(l), "c"(0));
 }
-static u32 read_cr4(void) { u32 v; __asm__ volatile("mov %%cr4,%0" : "=r"(v)); return v; }
-static void write_cr4(u32 v) { __asm__ volatile("mov %0,%%cr4" :: "r"(v)); }
 
-#define APIC ((volatile u32 *)0xfee00000)
-#define LVTPC (0x340 / 4)
-#define EN (1u << 22)
-#define INT (1u << 20)
-#define USR (1u << 16)
-#define OS (1u << 17)
-#define MASK48 ((1ull << 48) - 1)
+static u32 read_cr4(void)
+{
+	u32 v;
+
+	__asm__ volatile("mov %%cr4,%0" : "=r"(v));
+	return v;
+}
+
+static void write_cr4(u32 v)
+{
+	__asm__ volatile("mov %0,%%cr4" :: "r"(v));
+}
+
+/* the local APIC, at its reset base */
+static u32 apic_read(u32 reg)
+{
+	u32 v;
+
+	__asm__ volatile("movl %1, %0" : "=r"(v) : "m"(*(u32 *)(0xfee00000 + reg)));
+	return v;
+}
+
+static void apic_write(u32 reg, u32 v)
+{
+	__asm__ volatile("movl %1, %0" : "=m"(*(u32 *)(0xfee00000 + reg)) : "r"(v) : "memory");
+}
+
+#define LVTPC 0x340
+#define EN BIT(22)
+#define INT BIT(20)
+#define USR BIT(16)
+#define OS BIT(17)
+#define MASK48 (BIT_ULL(48) - 1)
 
 /* Intel */
 #define PMC0 0xc1
@@ -116,20 +152,22 @@ static void write_cr4(u32 v) { __asm__ volatile("mov %0,%%cr4" :: "r"(v)); }
 #define A_GCLR 0xc0000302
 #define A_GSET 0xc0000303
 
-static struct { u16 lo, sel; u8 z, type; u16 hi; } __attribute__((packed)) idt[256];
-static struct { u16 lim; u32 base; } __attribute__((packed)) idtr = { sizeof(idt) - 1, (u32)idt };
+static u64 idt[256];
+static u16 idtr[3];			/* limit, base */
 static u32 tss[26];
 
+/* a 32-bit interrupt gate to f in KCODE, callable from ring dpl */
 static void setgate(int v, void (*f)(void), int dpl)
 {
-	idt[v].lo = (u32)f;
-	idt[v].hi = (u32)f >> 16;
-	idt[v].sel = 0x08;
-	idt[v].type = 0x8e | (dpl << 5);
+	u32 off = (u32)f;
+
+	idt[v] = (off & 0xffff) | (0x08 << 16) | ((u64)(0x8e | (dpl << 5)) << 40) |
+		 ((u64)(off >> 16) << 48);
 }
 
-volatile u32 nmis, nmi_cs;
-volatile u64 nmi_status, nmi_ctr, nmi_lvtpc;
+/* what the last NMI saw; written by nmi_handler */
+u32 nmis, nmi_cs;
+u64 nmi_status, nmi_ctr, nmi_lvtpc;
 static u32 nmi_status_msr, nmi_ctr_msr, nmi_ack_msr;	/* 0: none */
 
 void nmi_handler(u32 *frame)
@@ -138,13 +176,14 @@ void nmi_handler(u32 *frame)
 	nmi_cs = frame[1];
 	nmi_status = nmi_status_msr ? rdmsr(nmi_status_msr) : 0;
 	nmi_ctr = rdmsr(nmi_ctr_msr);
-	nmi_lvtpc = APIC[LVTPC];
+	nmi_lvtpc = apic_read(LVTPC);
 	if (nmi_ack_msr)
 		wrmsr(nmi_ack_msr, nmi_status);
 }
 
 static int ntests, nfailed;
-static void ok(int pass, const char *what)
+
+static void report(int pass, const char *what)
 {
 	ntests++;
 	nfailed += !pass;
@@ -154,45 +193,74 @@ static void ok(int pass, const char *what)
 	puts(what);
 	puts("\n");
 }
+
 static void eq(u64 got, u64 want, const char *what)
 {
-	ok(got == want, what);
+	report(got == want, what);
 	if (got != want) {
-		puts("#   got "); putdec(got); puts(" ("); puthex(got);
-		puts("), want "); putdec(want); puts(" ("); puthex(want); puts(")\n");
+		puts("#   got ");
+		putdec(got);
+		puts(" (");
+		puthex(got);
+		puts("), want ");
+		putdec(want);
+		puts(" (");
+		puthex(want);
+		puts(")\n");
 	}
 }
-static void note(const char *s, u64 v) { puts("# "); puts(s); putdec(v); puts("\n"); }
-static void gp(int pass, const char *what) { ok(pass && fault == 13, what); }
+
+static void note(const char *s, u64 v)
+{
+	puts("# ");
+	puts(s);
+	putdec(v);
+	puts("\n");
+}
+
+/* the last RDMSR, WRMSR or RDPMC raised #GP */
+static void gp(int pass, const char *what)
+{
+	report(pass && fault == 13, what);
+}
 
 /* the second CPU: spins, counting its iterations */
-volatile u32 ap_started;
-volatile u64 ap_iters;
+static u32 ap_started, ap_iters;
+
 void ap_main(void)
 {
-	ap_started = 1;
+	u32 i = 0;
+
+	__atomic_store_n(&ap_started, 1, __ATOMIC_RELEASE);
 	for (;;)
-		ap_iters++;
+		__atomic_store_n(&ap_iters, ++i, __ATOMIC_RELAXED);
+}
+
+static int ap_up(void)
+{
+	return __atomic_load_n(&ap_started, __ATOMIC_ACQUIRE);
+}
+
+static void delay(u32 n)
+{
+	while (n-- && !ap_up())
+		__asm__ volatile("pause");
 }
 
 static void start_ap(void)
 {
 	u32 i, n = ap_tramp_end - ap_tramp;
-	volatile u32 spin;
 
 	for (i = 0; i < n; i++)
-		((volatile char *)0x8000)[i] = ap_tramp[i];
-	APIC[0x310 / 4] = 1u << 24;		/* ICR high: APIC ID 1 */
-	APIC[0x300 / 4] = 0x4500;		/* INIT */
-	for (spin = 0; spin < 1000; spin++)
-		;
-	APIC[0x300 / 4] = 0x4600 | (0x8000 >> 12);	/* SIPI */
-	for (spin = 0; spin < 100000 && !ap_started; spin++)
-		;
-	if (!ap_started)
-		APIC[0x300 / 4] = 0x4600 | (0x8000 >> 12);
-	for (spin = 0; spin < 10000000 && !ap_started; spin++)
-		;
+		((char *)0x8000)[i] = ap_tramp[i];
+	apic_write(0x310, BIT(24));		/* ICR high: APIC ID 1 */
+	apic_write(0x300, 0x4500);		/* INIT */
+	delay(1000);
+	apic_write(0x300, 0x4600 | (0x8000 >> 12));	/* SIPI */
+	delay(100000);
+	if (!ap_up())
+		apic_write(0x300, 0x4600 | (0x8000 >> 12));
+	delay(10000000);
 }
 
 static void pmi_setup(u32 status, u32 ctr, u32 ack)
@@ -200,9 +268,11 @@ static void pmi_setup(u32 status, u32 ctr, u32 ack)
 	nmi_status_msr = status;
 	nmi_ctr_msr = ctr;
 	nmi_ack_msr = ack;
-	APIC[LVTPC] = 0x400;			/* NMI, unmasked */
+	apic_write(LVTPC, 0x400);		/* NMI, unmasked */
 	nmis = 0;
-	nmi_status = nmi_ctr = nmi_lvtpc = 0;
+	nmi_status = 0;
+	nmi_ctr = 0;
+	nmi_lvtpc = 0;
 }
 
 /*
@@ -232,19 +302,21 @@ static void test_fast_syscalls(u32 ctl, u32 on, u32 usr, u32 os, u32 both)
 /* a per-vCPU count: exact while the other vCPU runs */
 static void test_other_cpu(u32 ctl, u32 on, u32 ctr)
 {
-	u64 before, v;
+	u32 before;
+	u64 v;
 
-	if (!ap_started) {
-		ok(0, "second vCPU started");
+	if (!ap_up()) {
+		report(0, "second vCPU started");
 		return;
 	}
 	wrmsr(ctr, 0);
-	before = ap_iters;
+	before = __atomic_load_n(&ap_iters, __ATOMIC_RELAXED);
 	measure(ctl, on, 0, 200000000);
 	v = rdmsr(ctr);
 	eq(v, 200000005, "per-vCPU: 2e8 LOOPs count 2e8 + 5 while the other vCPU runs");
-	ok(ap_iters - before > 1000000, "per-vCPU: the other vCPU ran meanwhile");
-	note("other vCPU iterations meanwhile: ", ap_iters - before);
+	before = __atomic_load_n(&ap_iters, __ATOMIC_RELAXED) - before;
+	report(before > 1000000, "per-vCPU: the other vCPU ran meanwhile");
+	note("other vCPU iterations meanwhile: ", before);
 }
 
 static void test_intel(void)
@@ -256,7 +328,7 @@ static void test_intel(void)
 	ver = a & 0xff;
 	puts("# cpuid 0xa: eax="); puthex(a); puts(" ebx="); puthex(b);
 	puts(" ecx="); puthex(c); puts(" edx="); puthex(d); puts("\n");
-	ok(ver >= 2, "CPUID 0xA: architectural perfmon version >= 2");
+	report(ver >= 2, "CPUID 0xA: architectural perfmon version >= 2");
 	eq((a >> 8) & 0xff, 4, "CPUID 0xA: 4 GP counters");
 	eq((a >> 16) & 0xff, 48, "CPUID 0xA: 48-bit GP counters");
 	eq(d & 0x1f, 3, "CPUID 0xA: 3 fixed counters");
@@ -264,7 +336,7 @@ static void test_intel(void)
 	eq(b & 3, 0, "CPUID 0xA: core cycles and instructions available");
 	if (ver >= 5) {
 		eq(c, 7, "CPUID 0xA v5: ECX enumerates fixed counters 0-2");
-		ok(d & (1u << 15), "CPUID 0xA v5: AnyThread deprecated");
+		report(d & (1u << 15), "CPUID 0xA v5: AnyThread deprecated");
 	}
 	eq(rdmsr(GCTRL), 0xf, "GLOBAL_CTRL after RESET: GP counters enabled");
 
@@ -300,7 +372,7 @@ static void test_intel(void)
 
 	/* RDPMC */
 	wrmsr(PMC0, 0x1234567);
-	eq(rdpmc(0), 0x1234567, "RDPMC(0) == IA32_PMC0"); ok(!fault, "RDPMC(0) no fault");
+	eq(rdpmc(0), 0x1234567, "RDPMC(0) == IA32_PMC0"); report(!fault, "RDPMC(0) no fault");
 	wrmsr(FIX0, 0xabcdef);
 	eq(rdpmc(1u << 30), 0xabcdef, "RDPMC(1<<30) == IA32_FIXED_CTR0");
 	rdpmc(4); gp(1, "RDPMC(4) #GP: 4 GP counters");
@@ -311,7 +383,7 @@ static void test_intel(void)
 	eq(fault, 13, "RDPMC at CPL 3 without CR4.PCE: #GP");
 	write_cr4(read_cr4() | (1u << 8));
 	fault = 0; user_pmc = 0; user_rdpmc(0);
-	ok(!fault && user_pmc == 0x1234567, "RDPMC at CPL 3 with CR4.PCE == RDMSR");
+	report(!fault && user_pmc == 0x1234567, "RDPMC at CPL 3 with CR4.PCE == RDMSR");
 
 	/* #GP on what does not exist or is reserved */
 	rdmsr(PMC0 + 4); gp(1, "RDMSR IA32_PMC4 #GP");
@@ -333,12 +405,12 @@ static void test_intel(void)
 
 	/* full-width writes, PERF_CAPABILITIES */
 	cpuid(1, &a, &b, &c, &d);
-	ok(c & (1u << 15), "CPUID.1:ECX.PDCM");
-	ok(rdmsr(PERFCAP) & (1u << 13), "PERF_CAPABILITIES.FW_WRITE");
-	ok(!fault, "RDMSR PERF_CAPABILITIES no fault");
+	report(c & (1u << 15), "CPUID.1:ECX.PDCM");
+	report(rdmsr(PERFCAP) & (1u << 13), "PERF_CAPABILITIES.FW_WRITE");
+	report(!fault, "RDMSR PERF_CAPABILITIES no fault");
 	wrmsr(PERFCAP, 0); gp(1, "WRMSR PERF_CAPABILITIES (read-only) #GP");
 	wrmsr(APMC0, 0x123456789aull);
-	ok(!fault, "WRMSR IA32_A_PMC0 no fault");
+	report(!fault, "WRMSR IA32_A_PMC0 no fault");
 	eq(rdmsr(PMC0), 0x123456789aull, "IA32_A_PMC0 write: full width, read via IA32_PMC0");
 	eq(rdmsr(APMC0), 0x123456789aull, "IA32_A_PMC0 reads the counter");
 	eq(rdpmc(0), 0x123456789aull, "RDPMC after a full-width write");
@@ -381,7 +453,8 @@ static void test_intel(void)
 	eq(rdmsr(PMC0), 5002, "faults at CPL 3 (UD2, RDMSR) do not retire: USR 5002");
 	eq(rdmsr(PMC0 + 1), 17, "faults at CPL 3: OS counts the #UD and #GP handlers: 17");
 	eq(rdmsr(PMC0 + 2), 5019, "faults at CPL 3: USR|OS 5019");
-	eq(rdmsr(PMC0 + 3), 5004, "faults at CPL 3: cycles (USR) include the faulting instructions");
+	eq(rdmsr(PMC0 + 3), 5004,
+	   "faults at CPL 3: cycles (USR) include the faulting instructions");
 	test_fast_syscalls(GCTRL, 7, PMC0, PMC0 + 1, PMC0 + 2);
 	wrmsr(EVTSEL0 + 1, 0); wrmsr(EVTSEL0 + 2, 0); wrmsr(EVTSEL0 + 3, 0);
 	wrmsr(FIXCTRL, 0);
@@ -392,8 +465,8 @@ static void test_intel(void)
 	measure(GCTRL, 1, 0, 5000);
 	eq(nmis, 1, "overflow: one PMI, delivered as NMI");
 	eq(nmi_status, 1, "overflow: GLOBAL_STATUS bit 0 set at the PMI");
-	ok(nmi_lvtpc & 0x10000, "PMI delivery masks LVTPC (Intel)");
-	ok(nmi_ctr < 64, "PMI comes at the overflow (counter small at the NMI)");
+	report(nmi_lvtpc & 0x10000, "PMI delivery masks LVTPC (Intel)");
+	report(nmi_ctr < 64, "PMI comes at the overflow (counter small at the NMI)");
 	note("counter at the NMI: ", nmi_ctr);
 	eq(rdmsr(GSTATUS), 0, "GLOBAL_STATUS_RESET from the handler cleared it");
 	/* in ring 3, USR only: the handler's instructions do not count */
@@ -421,7 +494,8 @@ static void test_intel(void)
 		wrmsr(GCTRL, 3);
 		measure(GCTRL, 3, 0, 1000);
 		eq(nmis, 1, "freeze: one PMI");
-		eq(nmi_status, 1 | (1ull << 59), "freeze: GLOBAL_STATUS has bit 0 and CTR_Frz (59)");
+		eq(nmi_status, 1 | (1ull << 59),
+		   "freeze: GLOBAL_STATUS has bit 0 and CTR_Frz (59)");
 		eq(rdmsr(PMC0 + 1), 100, "freeze: the other counter stopped at the PMI");
 		wrmsr(GRESET, 1 | (1ull << 59));
 		wrmsr(PMC0 + 1, 0);
@@ -474,7 +548,8 @@ static void test_amd(void)
 	if (v2) {
 		wrmsr(K7_SEL0 + 1, 0x76 | USR | OS | EN); wrmsr(K7_CTR0 + 1, 0);
 		measure(A_GCTL, 2, 0, 1000);
-		eq(rdmsr(K7_CTR0 + 1), 1005, "event 0x76 (cycles): one per instruction under icount");
+		eq(rdmsr(K7_CTR0 + 1), 1005,
+		   "event 0x76 (cycles): one per instruction under icount");
 		wrmsr(K7_SEL0 + 1, 0);
 	}
 	rdpmc(n); gp(1, "RDPMC past the last counter #GP");
@@ -489,8 +564,12 @@ static void test_amd(void)
 		for (i = 4; i < 6; i++) {
 			wrmsr(F15_SEL(i), 0xc0 | USR | OS | (v2 ? EN : 0));
 			wrmsr(F15_CTR(i), 0);
-			measure(v2 ? A_GCTL : F15_SEL(i), v2 ? 1u << i : (0xc0 | USR | OS | EN), 0, 1000);
-			eq(rdmsr(F15_CTR(i)), 1005, i == 4 ? "extended counter 4: 1005" : "extended counter 5: 1005");
+			if (v2)
+				measure(A_GCTL, BIT(i), 0, 1000);
+			else
+				measure(F15_SEL(i), 0xc0 | USR | OS | EN, 0, 1000);
+			eq(rdmsr(F15_CTR(i)), 1005,
+			   i == 4 ? "extended counter 4: 1005" : "extended counter 5: 1005");
 			eq(rdpmc(i), 1005, i == 4 ? "RDPMC(4) == RDMSR" : "RDPMC(5) == RDMSR");
 			wrmsr(F15_SEL(i), 0);
 		}
@@ -509,18 +588,22 @@ static void test_amd(void)
 		eq(rdmsr(K7_CTR0), 0, "PerfEvtSel.En gates: no count without it");
 		/* AMD ignores writes to reserved bits and read-only MSRs */
 		wrmsr(A_GSTATUS, 1);
-		ok(!fault && rdmsr(A_GSTATUS) == 0, "WRMSR PerfCntrGlobalStatus (read-only): ignored, no #GP");
+		report(!fault && rdmsr(A_GSTATUS) == 0,
+		       "WRMSR PerfCntrGlobalStatus (read-only): ignored, no #GP");
 		wrmsr(A_GCTL, 0x41);
-		ok(!fault && rdmsr(A_GCTL) == 1, "WRMSR PerfCntrGlobalCtl bit 6 (reserved): dropped, no #GP");
+		report(!fault && rdmsr(A_GCTL) == 1,
+		       "WRMSR PerfCntrGlobalCtl bit 6 (reserved): dropped, no #GP");
 		wrmsr(A_GCTL, 0);
 		wrmsr(A_GSET, 0x21);
 		eq(rdmsr(A_GSTATUS), 0x21, "PerfCntrGlobalStatusSet sets bits");
 		wrmsr(A_GCLR, 0x1);
 		eq(rdmsr(A_GSTATUS), 0x20, "PerfCntrGlobalStatusClr clears bits");
 		wrmsr(A_GCLR, ~0ull);
-		ok(!fault && rdmsr(A_GSTATUS) == 0, "PerfCntrGlobalStatusClr of every bit (as Linux does): no #GP");
+		report(!fault && rdmsr(A_GSTATUS) == 0,
+		       "PerfCntrGlobalStatusClr of every bit (as Linux does): no #GP");
 		wrmsr(A_GSET, 1u << 6);
-		ok(!fault && rdmsr(A_GSTATUS) == 0, "PerfCntrGlobalStatusSet bit 6 (reserved): dropped, no #GP");
+		report(!fault && rdmsr(A_GSTATUS) == 0,
+		       "PerfCntrGlobalStatusSet bit 6 (reserved): dropped, no #GP");
 	} else {
 		rdmsr(A_GCTL); gp(1, "no PerfMonV2: RDMSR PerfCntrGlobalCtl #GP");
 	}
@@ -538,7 +621,8 @@ static void test_amd(void)
 		wrmsr(K7_CTR0, 0); wrmsr(K7_CTR0 + 1, 0); wrmsr(K7_CTR0 + 2, 0);
 		run_user_fault(A_GCTL, 7, 0, 5000);
 		eq(rdmsr(K7_CTR0), 5002, "faults at CPL 3 (UD2, RDMSR) do not retire: USR 5002");
-		eq(rdmsr(K7_CTR0 + 1), 17, "faults at CPL 3: OS counts the #UD and #GP handlers: 17");
+		eq(rdmsr(K7_CTR0 + 1), 17,
+		   "faults at CPL 3: OS counts the #UD and #GP handlers: 17");
 		eq(rdmsr(K7_CTR0 + 2), 5019, "faults at CPL 3: USR|OS 5019");
 		test_fast_syscalls(A_GCTL, 7, K7_CTR0, K7_CTR0 + 1, K7_CTR0 + 2);
 		wrmsr(K7_SEL0 + 1, 0); wrmsr(K7_SEL0 + 2, 0);
@@ -563,8 +647,8 @@ static void test_amd(void)
 	eq(nmis, 1, "overflow: one PMI, delivered as NMI");
 	if (v2)
 		eq(nmi_status, 1, "overflow: PerfCntrGlobalStatus bit 0 at the PMI");
-	ok(!(nmi_lvtpc & 0x10000), "PMI delivery leaves LVTPC unmasked (AMD)");
-	ok(nmi_ctr < 64, "PMI comes at the overflow (counter small at the NMI)");
+	report(!(nmi_lvtpc & 0x10000), "PMI delivery leaves LVTPC unmasked (AMD)");
+	report(nmi_ctr < 64, "PMI comes at the overflow (counter small at the NMI)");
 	if (v2)
 		eq(rdmsr(A_GSTATUS), 0, "PerfCntrGlobalStatusClr from the handler cleared it");
 	pmi_setup(v2 ? A_GSTATUS : 0, K7_CTR0, v2 ? A_GCLR : 0);
@@ -594,6 +678,9 @@ void main(void)
 	setgate(13, gp_entry, 0);
 	setgate(0x80, int80_entry, 3);
 	setgate(0x81, int81_entry, 3);
+	idtr[0] = sizeof(idt) - 1;
+	idtr[1] = (u32)idt;
+	idtr[2] = (u32)idt >> 16;
 	__asm__ volatile("lidt %0" :: "m"(idtr));
 	tss[1] = (u32)kstack_top;		/* esp0 */
 	tss[2] = 0x10;				/* ss0 */
@@ -601,9 +688,9 @@ void main(void)
 	*t = (sizeof(tss) - 1) | (((u64)(u32)tss & 0xffffff) << 16) |
 	     (0x89ull << 40) | ((u64)((u32)tss >> 24) << 56);
 	__asm__ volatile("ltr %w0" :: "r"(0x28));
-	outb(0x21, 0xff);			/* 8259s masked: SYSRET sets IF */
-	outb(0xa1, 0xff);
-	APIC[0xf0 / 4] = 0x1ff;			/* SVR: APIC enabled */
+	out8(0x21, 0xff);			/* 8259s masked: SYSRET sets IF */
+	out8(0xa1, 0xff);
+	apic_write(0xf0, 0x1ff);		/* SVR: APIC enabled */
 	start_ap();
 
 	cpuid(0, &a, &b, &c, &d);
@@ -615,11 +702,11 @@ void main(void)
 		puts("# AuthenticAMD\n");
 		test_amd();
 	} else {
-		ok(0, "known vendor");
+		report(0, "known vendor");
 	}
 	puts("1..");
 	putdec(ntests);
 	puts("\n");
 	puts(nfailed ? "# FAIL\n" : "# PASS\n");
-	outb(0xf4, nfailed ? 1 : 0);		/* isa-debug-exit: status 1 = pass */
+	out8(0xf4, nfailed ? 1 : 0);		/* isa-debug-exit: status 1 = pass */
 }
