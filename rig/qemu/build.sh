@@ -11,6 +11,7 @@
 # patched contents changed are rewritten in the build tree).
 #
 #   rig/qemu/build.sh           build if needed; prints the binary's path
+#   rig/qemu/build.sh --fetch   only fetch and unpack the source (once)
 #   JOBS=n                      parallel compile jobs (default: nproc)
 #   QEMU_PMU_DIR=dir            where everything goes ($KPERF_CACHE/qemu-pmu)
 #
@@ -94,8 +95,16 @@ fetch_source() {
 	# here; what matters is whether qemu's source is then found.
 	APT_CONFIG=$tmp/apt.conf apt-get update -q >"$tmp/update.log" 2>&1 ||
 		log "qemu-pmu: apt-get update (deb-src) reported errors: $(grep -m1 -E '^(E|W):' "$tmp/update.log" || true)"
-	(cd "$tmp" && APT_CONFIG=$tmp/apt.conf apt-get source -q qemu >"$tmp/source.log" 2>&1) ||
-		{ cat "$tmp/source.log" >&2; die "qemu-pmu: apt-get source qemu failed"; }
+	# the source of the system's QEMU if the archive still has it (the
+	# series is made against it), else the newest
+	local want
+	want=$(dpkg-query -W -f='${source:Version}' qemu-system-x86 2>/dev/null || true)
+	if ! (cd "$tmp" && APT_CONFIG=$tmp/apt.conf apt-get source -q ${want:+"qemu=$want"} \
+		>"$tmp/source.log" 2>&1); then
+		[ -n "$want" ] && log "qemu-pmu: no source for qemu $want; taking the newest"
+		(cd "$tmp" && APT_CONFIG=$tmp/apt.conf apt-get source -q qemu >"$tmp/source.log" 2>&1) ||
+			{ cat "$tmp/source.log" >&2; die "qemu-pmu: apt-get source qemu failed"; }
+	fi
 }
 
 src=$QEMU_PMU_DIR/src
@@ -112,6 +121,10 @@ if [ ! -f "$src/.kperf-extracted" ]; then
 	rm -rf "$tmp"
 fi
 version=$(cat "$src/.kperf-version")
+if [ "${1:-}" = --fetch ]; then
+	log "qemu-pmu: qemu $version source in $src"
+	exit 0
+fi
 
 # --- patched tree: staged, then synced by content ----------------------------
 # Only files whose contents differ from the last build's are rewritten (and
