@@ -15,6 +15,8 @@
 #   make bench [ARCH=..]  hot-path and scaling costs, ours against upstream (icount)
 #   make profile ROWS=..  where both kernels spend a bench row's time (x86_64, perf, icount)
 #   make fuzz [ARCH=..]   our fuzzer and trinity on the DEBUG=1 kernel (MINUTES=10, SEED=)
+#   make qemu             build QEMU with the emulated x86 PMU (rig/qemu; make setup does)
+#   make qemu-test        its conformance suite (bare metal, -icount), Intel and AMD models
 #
 # Options: ARCH=x86_64|arm64 (one arch; check and compare default to both),
 # REF=1 (upstream instead of ours), DEBUG=1 (lockdep, KASAN, kmemleak,
@@ -31,10 +33,10 @@ ARCHES := $(if $(ARCH),$(ARCH),x86_64 arm64)
 ONE_ARCH := $(if $(ARCH),$(ARCH),x86_64)
 export KSRC ICOUNT TIMEOUT BUILD SKIP_KERNEL FAULT LOAD ONLY REPEAT FUZZ_DEBUG
 
-.PHONY: all setup kernel run shell check compare abi-check checkpatch rig-selftest bench profile fuzz clean help
+.PHONY: all setup kernel run shell check compare abi-check checkpatch rig-selftest bench profile fuzz qemu qemu-test clean help
 all: help
 help:
-	@sed -n '3,24s/^# \{0,1\}//p' Makefile
+	@sed -n '3,26s/^# \{0,1\}//p' Makefile
 
 setup:
 	@rig/setup.sh
@@ -73,6 +75,12 @@ MINUTES ?= 10
 SEED ?=
 fuzz:
 	@rig/fuzz.sh $(VARIANT) $(ONE_ARCH) $(MINUTES) $(SEED)
+
+qemu:
+	@rig/qemu/build.sh >/dev/null
+
+qemu-test:
+	@rig/qemu/test.sh
 
 clean:
 	rm -rf build

@@ -58,5 +58,8 @@ if [ ! -x "$tr/usr/bin/trinity" ]; then
 	fi
 	rm -rf "$tmp"
 fi
+# QEMU with the emulated x86 PMU (rig/qemu): built once into the cache,
+# rebuilt when its patches change. The guests do not use it yet.
+"$RIG/qemu/build.sh" >/dev/null
 base_tree >/dev/null
 log "setup done: $(base_describe "$(base_tree)")"

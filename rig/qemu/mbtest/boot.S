@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mbtest: entry, descriptor tables, ring changes and the AP trampoline.
+ * 32-bit protected mode, flat segments, no paging.
+ */
+#define KCODE	0x08
+#define KDATA	0x10
+#define UCODE	0x1b
+#define UDATA	0x23
+#define TSSSEL	0x28
+#define AP_BASE	0x8000
+
+	.section .multiboot, "a"
+	.align 4
+	.long 0x1BADB002
+	.long 0
+	.long -0x1BADB002
+
+	.text
+	.globl _start
+_start:
+	cli
+	lgdt gdtr
+	ljmp $KCODE, $1f
+1:	mov $KDATA, %ax
+	mov %ax, %ds
+	mov %ax, %es
+	mov %ax, %ss
+	mov %ax, %fs
+	mov %ax, %gs
+	mov $stack_top, %esp
+	call main
+2:	cli
+	hlt
+	jmp 2b
+
+/* Exception entries: #GP and #UD skip the 2-byte instruction that faulted
+ * (rdmsr, wrmsr, rdpmc, ud2) and record the vector. */
+	.globl nmi_entry, gp_entry, ud_entry, int80_entry
+nmi_entry:
+	pusha
+	push %ds
+	push %es
+	mov $KDATA, %ax
+	mov %ax, %ds
+	mov %ax, %es
+	lea 40(%esp), %eax		/* the interrupted EIP, CS, EFLAGS */
+	push %eax
+	call nmi_handler
+	add $4, %esp
+	pop %es
+	pop %ds
+	popa
+	iret
+gp_entry:
+	add $4, %esp			/* error code */
+	addl $2, (%esp)
+	movl $13, %ss:fault
+	iret
+ud_entry:
+	addl $2, (%esp)
+	movl $6, %ss:fault
+	iret
+
+/*
+ * measure(msr, lo, hi, n): wrmsr(msr, hi:lo) starts counting, a LOOP of n
+ * iterations runs, wrmsr(msr, 0) stops it: n + 5 instructions counted
+ * (MOV, n LOOPs, MOV, XOR, XOR, WRMSR), as KVM's pmu_counters_test has it.
+ */
+	.globl measure
+measure:
+	push %esi
+	push %edi
+	mov 12(%esp), %ecx
+	mov 16(%esp), %eax
+	mov 20(%esp), %edx
+	mov 24(%esp), %edi
+	mov %ecx, %esi
+	wrmsr
+	mov %edi, %ecx
+1:	loop 1b
+	mov %esi, %ecx
+	xor %eax, %eax
+	xor %edx, %edx
+	wrmsr
+	pop %edi
+	pop %esi
+	ret
+
+/*
+ * run_user(msr, lo, hi, n): wrmsr(msr, hi:lo) in ring 0, IRET to ring 3,
+ * a LOOP of n there, INT $0x80 back to ring 0, wrmsr(msr, 0).
+ * Counted at CPL 0: PUSH x5, IRET, then MOV, XOR, XOR, WRMSR = 10.
+ * Counted at CPL 3: MOV, n LOOPs, INT = n + 2.
+ */
+	.globl run_user
+run_user:
+	pusha
+	mov %esp, saved_esp
+	mov 36(%esp), %esi		/* msr */
+	mov 40(%esp), %eax
+	mov 44(%esp), %edx
+	mov 48(%esp), %edi		/* n */
+	mov $UDATA, %bx
+	mov %bx, %ds
+	mov %bx, %es
+	mov %esi, %ecx
+	wrmsr
+	push $UDATA
+	push $user_stack_top
+	push $0x2			/* EFLAGS: IF=0 */
+	push $UCODE
+	push $user_entry
+	iret
+user_entry:
+	mov %edi, %ecx
+1:	loop 1b
+	int $0x80
+int80_entry:
+	mov %esi, %ecx
+	xor %eax, %eax
+	xor %edx, %edx
+	wrmsr
+	mov $KDATA, %bx
+	mov %bx, %ds
+	mov %bx, %es
+	mov saved_esp, %esp
+	popa
+	ret
+
+/*
+ * run_user_fault(msr, lo, hi, n): as run_user, but at CPL 3 a UD2 (#UD)
+ * and a RDMSR (#GP) come after the LOOP. Neither retires: CPL 3 counts
+ * n + 2 still; CPL 0 counts 10 plus the handlers' 3 (#UD: ADD, MOV,
+ * IRET) and 4 (#GP: ADD, ADD, MOV, IRET).
+ */
+	.globl run_user_fault
+run_user_fault:
+	pusha
+	mov %esp, saved_esp
+	mov 36(%esp), %esi
+	mov 40(%esp), %eax
+	mov 44(%esp), %edx
+	mov 48(%esp), %edi
+	mov $UDATA, %bx
+	mov %bx, %ds
+	mov %bx, %es
+	mov %esi, %ecx
+	wrmsr
+	push $UDATA
+	push $user_stack_top
+	push $0x2
+	push $UCODE
+	push $1f
+	iret
+1:	mov %edi, %ecx
+2:	loop 2b
+	ud2
+	rdmsr
+	int $0x80
+
+/*
+ * run_user_sysexit(msr, lo, hi, n): SYSEXIT to ring 3, a LOOP, SYSENTER
+ * back (SYSENTER_CS = KCODE: the GDT has the layout SYSEXIT needs).
+ * CPL 0 counts MOV, MOV, SYSEXIT, then MOV, XOR, XOR, WRMSR = 7;
+ * CPL 3 counts MOV, n LOOPs, SYSENTER = n + 2.
+ */
+	.globl run_user_sysexit, sysenter_entry
+run_user_sysexit:
+	pusha
+	mov %esp, saved_esp
+	mov 36(%esp), %esi
+	mov 40(%esp), %eax
+	mov 44(%esp), %edx
+	mov 48(%esp), %edi
+	mov $UDATA, %bx
+	mov %bx, %ds
+	mov %bx, %es
+	mov %esi, %ecx
+	wrmsr
+	mov $1f, %edx
+	mov $user_stack_top, %ecx
+	sysexit
+1:	mov %edi, %ecx
+2:	loop 2b
+	sysenter
+sysenter_entry:
+	mov %esi, %ecx
+	xor %eax, %eax
+	xor %edx, %edx
+	wrmsr
+	mov $KDATA, %bx
+	mov %bx, %ds
+	mov %bx, %es
+	mov saved_esp, %esp
+	popa
+	ret
+
+/*
+ * run_user_sysret(msr, lo, hi, n): legacy-mode SYSRET to ring 3, a LOOP,
+ * SYSCALL back (STAR: SYSCALL CS = KCODE, SYSRET CS = UCODE).
+ * CPL 0 counts MOV, SYSRET, then MOV, XOR, XOR, WRMSR = 6;
+ * CPL 3 counts MOV, n LOOPs, SYSCALL = n + 2.
+ */
+	.globl run_user_sysret, syscall_entry
+run_user_sysret:
+	pusha
+	mov %esp, saved_esp
+	mov 36(%esp), %esi
+	mov 40(%esp), %eax
+	mov 44(%esp), %edx
+	mov 48(%esp), %edi
+	mov $UDATA, %bx
+	mov %bx, %ds
+	mov %bx, %es
+	mov %esp, %ebp
+	mov $user_stack_top, %esp
+	mov %esi, %ecx
+	wrmsr
+	mov $1f, %ecx
+	sysret
+1:	mov %edi, %ecx
+2:	loop 2b
+	syscall
+syscall_entry:
+	mov %esi, %ecx
+	xor %eax, %eax
+	xor %edx, %edx
+	wrmsr
+	mov $KDATA, %bx
+	mov %bx, %ds
+	mov %bx, %es
+	mov %bx, %ss
+	mov saved_esp, %esp
+	popa
+	ret
+
+/* user_rdpmc(ecx): RDPMC at CPL 3 (CR4.PCE must be set); result in
+ * user_pmc, the vector of a fault in fault. */
+	.globl user_rdpmc
+user_rdpmc:
+	pusha
+	mov %esp, saved_esp
+	mov 36(%esp), %esi
+	mov $UDATA, %bx
+	mov %bx, %ds
+	mov %bx, %es
+	push $UDATA
+	push $user_stack_top
+	push $0x2
+	push $UCODE
+	push $1f
+	iret
+1:	mov %esi, %ecx
+	rdpmc
+	mov %eax, user_pmc
+	mov %edx, user_pmc + 4
+	int $0x81
+	.globl int81_entry
+int81_entry:
+	mov $KDATA, %bx
+	mov %bx, %ds
+	mov %bx, %es
+	mov saved_esp, %esp
+	popa
+	ret
+
+/* AP trampoline, copied to AP_BASE: real mode -> protected mode -> ap_main */
+	.globl ap_tramp, ap_tramp_end
+	.code16
+ap_tramp:
+	cli
+	xor %ax, %ax
+	mov %ax, %ds
+	lgdtl AP_BASE + (ap_gdtr - ap_tramp)
+	mov %cr0, %eax
+	or $1, %eax
+	mov %eax, %cr0
+	ljmpl $KCODE, $ap_pm32
+ap_gdtr:
+	.word gdt_end - gdt - 1
+	.long gdt
+ap_tramp_end:
+	.code32
+ap_pm32:
+	mov $KDATA, %ax
+	mov %ax, %ds
+	mov %ax, %es
+	mov %ax, %ss
+	mov $ap_stack_top, %esp
+	call ap_main
+3:	hlt
+	jmp 3b
+
+	.data
+	.align 8
+	.globl gdt, tss_desc
+gdt:
+	.quad 0
+	.quad 0x00cf9a000000ffff	/* KCODE */
+	.quad 0x00cf92000000ffff	/* KDATA */
+	.quad 0x00cffa000000ffff	/* UCODE */
+	.quad 0x00cff2000000ffff	/* UDATA */
+tss_desc:
+	.quad 0				/* TSS, filled in by main */
+gdt_end:
+gdtr:
+	.word gdt_end - gdt - 1
+	.long gdt
+saved_esp:
+	.long 0
+
+	.bss
+	.align 16
+	.space 16384
+stack_top:
+	.globl kstack_top
+	.space 8192
+kstack_top:
+	.space 4096
+user_stack_top:
+	.space 8192
+ap_stack_top:
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,712 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mbtest: a bare-metal conformance test of QEMU's emulated x86 PMU
+ * (rig/qemu/patches), booted with -kernel as a multiboot image under
+ * -icount shift=0. Prints TAP on the debug console (port 0xe9) and exits
+ * through isa-debug-exit (port 0xf4): status 1 when every test passed.
+ *
+ * Exact-count conventions (as KVM's pmu_counters_test.c has them): the
+ * WRMSR that enables a counter does not count, the one that disables it
+ * does; an instruction counts at the privilege level it started at.
+ */
+#include "mbtest.h"
+
+/*
+ * Written by the exception handlers (boot.S) and the NMI handler; read
+ * after an asm statement with a memory clobber or a call, so the
+ * compiler reads them again.
+ */
+u32 fault;
+u64 user_pmc;
+
+static inline void out8(u16 p, u8 v)
+{
+	__asm__ volatile("outb %0,%1" :: "a"(v), "Nd"(p));
+}
+
+static void puts(const char *s)
+{
+	while (*s)
+		out8(0xe9, *s++);
+}
+
+static u64 divmod10(u64 v, u32 *rem)
+{
+	u32 hi = v >> 32, lo = v, qh = hi / 10, r = hi % 10, ql;
+
+	__asm__("divl %4" : "=a"(ql), "=d"(r) : "a"(lo), "d"(r), "r"(10u));
+	*rem = r;
+	return ((u64)qh << 32) | ql;
+}
+
+static void putdec(u64 v)
+{
+	char b[24];
+	int i = 23;
+	u32 r;
+
+	b[i] = 0;
+	do {
+		v = divmod10(v, &r);
+		b[--i] = '0' + r;
+	} while (v);
+	puts(b + i);
+}
+
+static void puthex(u64 v)
+{
+	char b[19];
+	int i;
+
+	b[0] = '0';
+	b[1] = 'x';
+	for (i = 0; i < 16; i++)
+		b[2 + i] = "0123456789abcdef"[(v >> (60 - 4 * i)) & 15];
+	b[18] = 0;
+	puts(b);
+}
+
+static u64 rdmsr(u32 m)
+{
+	u32 lo, hi;
+
+	fault = 0;
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(m), "a"(0), "d"(0) : "memory");
+	return ((u64)hi << 32) | lo;
+}
+
+static void wrmsr(u32 m, u64 v)
+{
+	fault = 0;
+	__asm__ volatile("wrmsr" :: "c"(m), "a"((u32)v), "d"((u32)(v >> 32)) : "memory");
+}
+
+static u64 rdpmc(u32 c)
+{
+	u32 lo, hi;
+
+	fault = 0;
+	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(c), "a"(0), "d"(0) : "memory");
+	return ((u64)hi << 32) | lo;
+}
+
+static void cpuid(u32 l, u32 *a, u32 *b, u32 *c, u32 *d)
+{
+	__asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(l), "c"(0));
+}
+
+static u32 read_cr4(void)
+{
+	u32 v;
+
+	__asm__ volatile("mov %%cr4,%0" : "=r"(v));
+	return v;
+}
+
+static void write_cr4(u32 v)
+{
+	__asm__ volatile("mov %0,%%cr4" :: "r"(v));
+}
+
+/* the local APIC, at its reset base */
+static u32 apic_read(u32 reg)
+{
+	u32 v;
+
+	__asm__ volatile("movl %1, %0" : "=r"(v) : "m"(*(u32 *)(0xfee00000 + reg)));
+	return v;
+}
+
+static void apic_write(u32 reg, u32 v)
+{
+	__asm__ volatile("movl %1, %0" : "=m"(*(u32 *)(0xfee00000 + reg)) : "r"(v) : "memory");
+}
+
+#define LVTPC 0x340
+#define EN BIT(22)
+#define INT BIT(20)
+#define USR BIT(16)
+#define OS BIT(17)
+#define MASK48 (BIT_ULL(48) - 1)
+
+/* Intel */
+#define PMC0 0xc1
+#define EVTSEL0 0x186
+#define FIX0 0x309
+#define FIXCTRL 0x38d
+#define GSTATUS 0x38e
+#define GCTRL 0x38f
+#define GRESET 0x390
+#define GSET 0x391
+#define GINUSE 0x392
+#define PERFCAP 0x345
+#define APMC0 0x4c1
+#define DEBUGCTL 0x1d9
+/* AMD */
+#define K7_SEL0 0xc0010000
+#define K7_CTR0 0xc0010004
+#define F15_SEL(i) (0xc0010200 + 2 * (i))
+#define F15_CTR(i) (0xc0010201 + 2 * (i))
+#define A_GSTATUS 0xc0000300
+#define A_GCTL 0xc0000301
+#define A_GCLR 0xc0000302
+#define A_GSET 0xc0000303
+
+static u64 idt[256];
+static u16 idtr[3];			/* limit, base */
+static u32 tss[26];
+
+/* a 32-bit interrupt gate to f in KCODE, callable from ring dpl */
+static void setgate(int v, void (*f)(void), int dpl)
+{
+	u32 off = (u32)f;
+
+	idt[v] = (off & 0xffff) | (0x08 << 16) | ((u64)(0x8e | (dpl << 5)) << 40) |
+		 ((u64)(off >> 16) << 48);
+}
+
+/* what the last NMI saw; written by nmi_handler */
+u32 nmis, nmi_cs;
+u64 nmi_status, nmi_ctr, nmi_lvtpc;
+static u32 nmi_status_msr, nmi_ctr_msr, nmi_ack_msr;	/* 0: none */
+
+void nmi_handler(u32 *frame)
+{
+	nmis++;
+	nmi_cs = frame[1];
+	nmi_status = nmi_status_msr ? rdmsr(nmi_status_msr) : 0;
+	nmi_ctr = rdmsr(nmi_ctr_msr);
+	nmi_lvtpc = apic_read(LVTPC);
+	if (nmi_ack_msr)
+		wrmsr(nmi_ack_msr, nmi_status);
+}
+
+static int ntests, nfailed;
+
+static void report(int pass, const char *what)
+{
+	ntests++;
+	nfailed += !pass;
+	puts(pass ? "ok " : "not ok ");
+	putdec(ntests);
+	puts(" - ");
+	puts(what);
+	puts("\n");
+}
+
+static void eq(u64 got, u64 want, const char *what)
+{
+	report(got == want, what);
+	if (got != want) {
+		puts("#   got ");
+		putdec(got);
+		puts(" (");
+		puthex(got);
+		puts("), want ");
+		putdec(want);
+		puts(" (");
+		puthex(want);
+		puts(")\n");
+	}
+}
+
+static void note(const char *s, u64 v)
+{
+	puts("# ");
+	puts(s);
+	putdec(v);
+	puts("\n");
+}
+
+/* the last RDMSR, WRMSR or RDPMC raised #GP */
+static void gp(int pass, const char *what)
+{
+	report(pass && fault == 13, what);
+}
+
+/* the second CPU: spins, counting its iterations */
+static u32 ap_started, ap_iters;
+
+void ap_main(void)
+{
+	u32 i = 0;
+
+	__atomic_store_n(&ap_started, 1, __ATOMIC_RELEASE);
+	for (;;)
+		__atomic_store_n(&ap_iters, ++i, __ATOMIC_RELAXED);
+}
+
+static int ap_up(void)
+{
+	return __atomic_load_n(&ap_started, __ATOMIC_ACQUIRE);
+}
+
+static void delay(u32 n)
+{
+	while (n-- && !ap_up())
+		__asm__ volatile("pause");
+}
+
+static void start_ap(void)
+{
+	u32 i, n = ap_tramp_end - ap_tramp;
+
+	for (i = 0; i < n; i++)
+		((char *)0x8000)[i] = ap_tramp[i];
+	apic_write(0x310, BIT(24));		/* ICR high: APIC ID 1 */
+	apic_write(0x300, 0x4500);		/* INIT */
+	delay(1000);
+	apic_write(0x300, 0x4600 | (0x8000 >> 12));	/* SIPI */
+	delay(100000);
+	if (!ap_up())
+		apic_write(0x300, 0x4600 | (0x8000 >> 12));
+	delay(10000000);
+}
+
+static void pmi_setup(u32 status, u32 ctr, u32 ack)
+{
+	nmi_status_msr = status;
+	nmi_ctr_msr = ctr;
+	nmi_ack_msr = ack;
+	apic_write(LVTPC, 0x400);		/* NMI, unmasked */
+	nmis = 0;
+	nmi_status = 0;
+	nmi_ctr = 0;
+	nmi_lvtpc = 0;
+}
+
+/*
+ * SYSEXIT/SYSENTER and SYSRET/SYSCALL round trips, counters usr, os and
+ * both (MSRs) started and stopped by ctl = on.
+ */
+static void test_fast_syscalls(u32 ctl, u32 on, u32 usr, u32 os, u32 both)
+{
+	wrmsr(0x174, 0x08);			/* SYSENTER_CS */
+	wrmsr(0x175, (u32)kstack_top);		/* SYSENTER_ESP */
+	wrmsr(0x176, (u32)sysenter_entry);	/* SYSENTER_EIP */
+	wrmsr(usr, 0); wrmsr(os, 0); wrmsr(both, 0);
+	run_user_sysexit(ctl, on, 0, 5000);
+	eq(rdmsr(usr), 5002, "SYSEXIT/SYSENTER: USR 5002 (SYSENTER counts as user)");
+	eq(rdmsr(os), 7, "SYSEXIT/SYSENTER: OS 7 (SYSEXIT counts as kernel)");
+	eq(rdmsr(both), 5009, "SYSEXIT/SYSENTER: USR|OS 5009");
+	wrmsr(0xc0000080, rdmsr(0xc0000080) | 1);	/* EFER.SCE */
+	wrmsr(0xc0000081, ((u64)0x0008 << 32) | ((u64)0x0018 << 48) |
+			  (u32)syscall_entry);		/* STAR */
+	wrmsr(usr, 0); wrmsr(os, 0); wrmsr(both, 0);
+	run_user_sysret(ctl, on, 0, 5000);
+	eq(rdmsr(usr), 5002, "SYSRET/SYSCALL (legacy mode): USR 5002 (SYSCALL counts as user)");
+	eq(rdmsr(os), 6, "SYSRET/SYSCALL: OS 6 (SYSRET counts as kernel)");
+	eq(rdmsr(both), 5008, "SYSRET/SYSCALL: USR|OS 5008");
+}
+
+/* a per-vCPU count: exact while the other vCPU runs */
+static void test_other_cpu(u32 ctl, u32 on, u32 ctr)
+{
+	u32 before;
+	u64 v;
+
+	if (!ap_up()) {
+		report(0, "second vCPU started");
+		return;
+	}
+	wrmsr(ctr, 0);
+	before = __atomic_load_n(&ap_iters, __ATOMIC_RELAXED);
+	measure(ctl, on, 0, 200000000);
+	v = rdmsr(ctr);
+	eq(v, 200000005, "per-vCPU: 2e8 LOOPs count 2e8 + 5 while the other vCPU runs");
+	before = __atomic_load_n(&ap_iters, __ATOMIC_RELAXED) - before;
+	report(before > 1000000, "per-vCPU: the other vCPU ran meanwhile");
+	note("other vCPU iterations meanwhile: ", before);
+}
+
+static void test_intel(void)
+{
+	u32 a, b, c, d, ver;
+	u64 v1, v2, f1, f2, c1;
+
+	cpuid(0xa, &a, &b, &c, &d);
+	ver = a & 0xff;
+	puts("# cpuid 0xa: eax="); puthex(a); puts(" ebx="); puthex(b);
+	puts(" ecx="); puthex(c); puts(" edx="); puthex(d); puts("\n");
+	report(ver >= 2, "CPUID 0xA: architectural perfmon version >= 2");
+	eq((a >> 8) & 0xff, 4, "CPUID 0xA: 4 GP counters");
+	eq((a >> 16) & 0xff, 48, "CPUID 0xA: 48-bit GP counters");
+	eq(d & 0x1f, 3, "CPUID 0xA: 3 fixed counters");
+	eq((d >> 5) & 0xff, 48, "CPUID 0xA: 48-bit fixed counters");
+	eq(b & 3, 0, "CPUID 0xA: core cycles and instructions available");
+	if (ver >= 5) {
+		eq(c, 7, "CPUID 0xA v5: ECX enumerates fixed counters 0-2");
+		report(d & (1u << 15), "CPUID 0xA v5: AnyThread deprecated");
+	}
+	eq(rdmsr(GCTRL), 0xf, "GLOBAL_CTRL after RESET: GP counters enabled");
+
+	/* exact counts */
+	wrmsr(GCTRL, 0);
+	wrmsr(EVTSEL0, 0xc0 | EN | USR | OS);
+	wrmsr(FIXCTRL, 0x3 | (0x3 << 4));
+	wrmsr(PMC0, 0); wrmsr(FIX0, 0); wrmsr(FIX0 + 1, 0);
+	measure(GCTRL, 1, 3, 1000);
+	v1 = rdmsr(PMC0); f1 = rdmsr(FIX0); c1 = rdmsr(FIX0 + 1);
+	eq(v1, 1005, "GP counter, event 0xC0: 1000 LOOPs count 1005");
+	eq(f1, 1005, "fixed counter 0: 1000 LOOPs count 1005");
+	eq(c1, 1005, "fixed counter 1 (cycles): one per instruction under icount");
+	wrmsr(PMC0, 0); wrmsr(FIX0, 0);
+	measure(GCTRL, 1, 1, 100000);
+	v2 = rdmsr(PMC0); f2 = rdmsr(FIX0);
+	eq(v2, 100005, "GP counter: 100000 LOOPs count 100005");
+	eq(f2, 100005, "fixed counter 0: 100000 LOOPs count 100005");
+	eq(rdmsr(PMC0), v2, "counter frozen once GLOBAL_CTRL is 0");
+	wrmsr(EVTSEL0 + 1, 0x3c | EN | USR | OS); wrmsr(PMC0 + 1, 0);
+	measure(GCTRL, 2, 0, 1000);
+	eq(rdmsr(PMC0 + 1), 1005, "GP counter, event 0x3C (cycles): 1005");
+	wrmsr(EVTSEL0 + 1, 0);
+	wrmsr(PMC0, 0);
+	measure(GCTRL, 2, 0, 1000);
+	eq(rdmsr(PMC0), 0, "GLOBAL_CTRL gates: counter 0 not enabled there, no count");
+	wrmsr(EVTSEL0, 0xc0 | USR | OS);
+	measure(GCTRL, 1, 0, 1000);
+	eq(rdmsr(PMC0), 0, "EVTSEL.EN gates: no count without it");
+	wrmsr(EVTSEL0, 0xc0 | EN);
+	measure(GCTRL, 1, 0, 1000);
+	eq(rdmsr(PMC0), 0, "neither USR nor OS: no count");
+
+	/* RDPMC */
+	wrmsr(PMC0, 0x1234567);
+	eq(rdpmc(0), 0x1234567, "RDPMC(0) == IA32_PMC0"); report(!fault, "RDPMC(0) no fault");
+	wrmsr(FIX0, 0xabcdef);
+	eq(rdpmc(1u << 30), 0xabcdef, "RDPMC(1<<30) == IA32_FIXED_CTR0");
+	rdpmc(4); gp(1, "RDPMC(4) #GP: 4 GP counters");
+	rdpmc((1u << 30) | 3); gp(1, "RDPMC(fixed 3) #GP");
+	rdpmc(1u << 31); gp(1, "RDPMC fast mode (bit 31) #GP");
+	write_cr4(read_cr4() & ~(1u << 8));
+	fault = 0; user_pmc = 0; user_rdpmc(0);
+	eq(fault, 13, "RDPMC at CPL 3 without CR4.PCE: #GP");
+	write_cr4(read_cr4() | (1u << 8));
+	fault = 0; user_pmc = 0; user_rdpmc(0);
+	report(!fault && user_pmc == 0x1234567, "RDPMC at CPL 3 with CR4.PCE == RDMSR");
+
+	/* #GP on what does not exist or is reserved */
+	rdmsr(PMC0 + 4); gp(1, "RDMSR IA32_PMC4 #GP");
+	rdmsr(EVTSEL0 + 4); gp(1, "RDMSR IA32_PERFEVTSEL4 #GP");
+	rdmsr(FIX0 + 3); gp(1, "RDMSR IA32_FIXED_CTR3 #GP");
+	wrmsr(GSTATUS, 1); gp(1, "WRMSR GLOBAL_STATUS (read-only) #GP");
+	wrmsr(EVTSEL0, 0xc0 | (1u << 21)); gp(1, "WRMSR PERFEVTSEL AnyThread #GP");
+	wrmsr(EVTSEL0, 1ull << 32); gp(1, "WRMSR PERFEVTSEL bit 32 #GP");
+	wrmsr(FIXCTRL, 1u << 2); gp(1, "WRMSR FIXED_CTR_CTRL AnyThread #GP");
+	wrmsr(FIXCTRL, 1u << 12); gp(1, "WRMSR FIXED_CTR_CTRL counter 3 #GP");
+	wrmsr(GCTRL, 1u << 4); gp(1, "WRMSR GLOBAL_CTRL bit 4 #GP");
+	wrmsr(GCTRL, 1ull << 35); gp(1, "WRMSR GLOBAL_CTRL bit 35 #GP");
+
+	/* legacy counter writes */
+	wrmsr(PMC0, 0x1234567890ull);
+	eq(rdmsr(PMC0), 0x34567890, "IA32_PMC0 write: low 32 bits");
+	wrmsr(PMC0, 0x80000000ull);
+	eq(rdmsr(PMC0), 0xffff80000000ull, "IA32_PMC0 write: bit 31 sign-extends to 48 bits");
+
+	/* full-width writes, PERF_CAPABILITIES */
+	cpuid(1, &a, &b, &c, &d);
+	report(c & (1u << 15), "CPUID.1:ECX.PDCM");
+	report(rdmsr(PERFCAP) & (1u << 13), "PERF_CAPABILITIES.FW_WRITE");
+	report(!fault, "RDMSR PERF_CAPABILITIES no fault");
+	wrmsr(PERFCAP, 0); gp(1, "WRMSR PERF_CAPABILITIES (read-only) #GP");
+	wrmsr(APMC0, 0x123456789aull);
+	report(!fault, "WRMSR IA32_A_PMC0 no fault");
+	eq(rdmsr(PMC0), 0x123456789aull, "IA32_A_PMC0 write: full width, read via IA32_PMC0");
+	eq(rdmsr(APMC0), 0x123456789aull, "IA32_A_PMC0 reads the counter");
+	eq(rdpmc(0), 0x123456789aull, "RDPMC after a full-width write");
+	wrmsr(APMC0, 1ull << 48); gp(1, "IA32_A_PMC0 write beyond 48 bits #GP");
+	rdmsr(APMC0 + 4); gp(1, "RDMSR IA32_A_PMC4 #GP");
+
+	/* v4: STATUS_SET, STATUS_RESET, INUSE */
+	wrmsr(GSET, 0x5 | (1ull << 33));
+	eq(rdmsr(GSTATUS), 0x5 | (1ull << 33), "GLOBAL_STATUS_SET sets status bits");
+	wrmsr(GRESET, 0x1);
+	eq(rdmsr(GSTATUS), 0x4 | (1ull << 33), "GLOBAL_STATUS_RESET clears status bits");
+	wrmsr(GRESET, 0x4 | (1ull << 33));
+	eq(rdmsr(GSTATUS), 0, "GLOBAL_STATUS_RESET clears the rest");
+	wrmsr(GSET, 1ull << 40); gp(1, "GLOBAL_STATUS_SET reserved bit #GP");
+	wrmsr(EVTSEL0, 0xc0); wrmsr(EVTSEL0 + 1, 0); wrmsr(FIXCTRL, 0x30);
+	eq(rdmsr(GINUSE), 1 | (1ull << 33), "GLOBAL_INUSE: PERFEVTSEL0, FIXED_CTR1");
+	wrmsr(EVTSEL0, 0xc0 | INT);
+	eq(rdmsr(GINUSE) >> 63, 1, "GLOBAL_INUSE: PMI in use");
+	wrmsr(EVTSEL0, 0); wrmsr(FIXCTRL, 0);
+
+	/* user/kernel filtering across ring changes */
+	wrmsr(EVTSEL0, 0xc0 | EN | USR);
+	wrmsr(EVTSEL0 + 1, 0xc0 | EN | OS);
+	wrmsr(EVTSEL0 + 2, 0xc0 | EN | USR | OS);
+	wrmsr(EVTSEL0 + 3, 0x3c | EN | USR);
+	wrmsr(FIXCTRL, 0x2 | (0x1 << 4) | (0x3 << 8));
+	wrmsr(PMC0, 0); wrmsr(PMC0 + 1, 0); wrmsr(PMC0 + 2, 0); wrmsr(PMC0 + 3, 0);
+	wrmsr(FIX0, 0); wrmsr(FIX0 + 1, 0); wrmsr(FIX0 + 2, 0);
+	run_user(GCTRL, 0xf, 7, 5000);
+	eq(rdmsr(PMC0), 5002, "USR only: 5000 LOOPs at CPL 3 count 5002 (MOV, LOOPs, INT)");
+	eq(rdmsr(PMC0 + 1), 10, "OS only: 10 (PUSH x5, IRET, MOV, XOR, XOR, WRMSR)");
+	eq(rdmsr(PMC0 + 2), 5012, "USR|OS: 5012");
+	eq(rdmsr(PMC0 + 3), 5002, "cycles, USR only: 5002");
+	eq(rdmsr(FIX0), 5002, "fixed counter 0, USR only: 5002");
+	eq(rdmsr(FIX0 + 1), 10, "fixed counter 1, OS only: 10");
+	eq(rdmsr(FIX0 + 2), 5012, "fixed counter 2, both: 5012");
+	wrmsr(PMC0, 0); wrmsr(PMC0 + 1, 0); wrmsr(PMC0 + 2, 0); wrmsr(PMC0 + 3, 0);
+	wrmsr(FIX0, 0); wrmsr(FIX0 + 1, 0); wrmsr(FIX0 + 2, 0);
+	run_user_fault(GCTRL, 0xf, 7, 5000);
+	eq(rdmsr(PMC0), 5002, "faults at CPL 3 (UD2, RDMSR) do not retire: USR 5002");
+	eq(rdmsr(PMC0 + 1), 17, "faults at CPL 3: OS counts the #UD and #GP handlers: 17");
+	eq(rdmsr(PMC0 + 2), 5019, "faults at CPL 3: USR|OS 5019");
+	eq(rdmsr(PMC0 + 3), 5004,
+	   "faults at CPL 3: cycles (USR) include the faulting instructions");
+	test_fast_syscalls(GCTRL, 7, PMC0, PMC0 + 1, PMC0 + 2);
+	wrmsr(EVTSEL0 + 1, 0); wrmsr(EVTSEL0 + 2, 0); wrmsr(EVTSEL0 + 3, 0);
+	wrmsr(FIXCTRL, 0);
+
+	/* overflow: status bit and one PMI (NMI) */
+	pmi_setup(GSTATUS, PMC0, GRESET);
+	wrmsr(PMC0, -1000ull); wrmsr(EVTSEL0, 0xc0 | EN | INT | USR | OS);
+	measure(GCTRL, 1, 0, 5000);
+	eq(nmis, 1, "overflow: one PMI, delivered as NMI");
+	eq(nmi_status, 1, "overflow: GLOBAL_STATUS bit 0 set at the PMI");
+	report(nmi_lvtpc & 0x10000, "PMI delivery masks LVTPC (Intel)");
+	report(nmi_ctr < 64, "PMI comes at the overflow (counter small at the NMI)");
+	note("counter at the NMI: ", nmi_ctr);
+	eq(rdmsr(GSTATUS), 0, "GLOBAL_STATUS_RESET from the handler cleared it");
+	/* in ring 3, USR only: the handler's instructions do not count */
+	pmi_setup(GSTATUS, PMC0, GRESET);
+	wrmsr(PMC0, -2500ull & MASK48); wrmsr(EVTSEL0, 0xc0 | EN | INT | USR);
+	run_user(GCTRL, 1, 0, 5000);
+	eq(nmis, 1, "overflow at CPL 3: one PMI");
+	eq(nmi_cs & 3, 3, "the PMI interrupted CPL 3");
+	eq(rdmsr(PMC0), 2502, "USR-only count exact across the PMI: 5002 - 2500");
+	/* fixed counter */
+	pmi_setup(GSTATUS, FIX0, GRESET);
+	wrmsr(EVTSEL0, 0);
+	wrmsr(FIX0, -100ull & MASK48); wrmsr(FIXCTRL, 0xb);
+	measure(GCTRL, 0, 1, 1000);
+	eq(nmis, 1, "fixed counter 0 overflow: one PMI");
+	eq(nmi_status, 1ull << 32, "fixed counter 0 overflow: GLOBAL_STATUS bit 32");
+	wrmsr(FIXCTRL, 0);
+	/* v4 freeze on PMI */
+	if (ver >= 4) {
+		pmi_setup(GSTATUS, PMC0, 0);
+		wrmsr(DEBUGCTL, 1u << 12);
+		eq(rdmsr(DEBUGCTL), 1u << 12, "DEBUGCTL.FREEZE_PERFMON_ON_PMI reads back");
+		wrmsr(PMC0, -100ull & MASK48); wrmsr(EVTSEL0, 0xc0 | EN | INT | USR | OS);
+		wrmsr(PMC0 + 1, 0); wrmsr(EVTSEL0 + 1, 0xc0 | EN | USR | OS);
+		wrmsr(GCTRL, 3);
+		measure(GCTRL, 3, 0, 1000);
+		eq(nmis, 1, "freeze: one PMI");
+		eq(nmi_status, 1 | (1ull << 59),
+		   "freeze: GLOBAL_STATUS has bit 0 and CTR_Frz (59)");
+		eq(rdmsr(PMC0 + 1), 100, "freeze: the other counter stopped at the PMI");
+		wrmsr(GRESET, 1 | (1ull << 59));
+		wrmsr(PMC0 + 1, 0);
+		measure(GCTRL, 2, 0, 1000);
+		eq(rdmsr(PMC0 + 1), 1005, "freeze: counting again once CTR_Frz is reset");
+		wrmsr(DEBUGCTL, 0); wrmsr(EVTSEL0 + 1, 0);
+	}
+	wrmsr(EVTSEL0, 0xc0 | EN | USR | OS);
+	test_other_cpu(GCTRL, 1, PMC0);
+	wrmsr(EVTSEL0, 0);
+}
+
+static void test_amd(void)
+{
+	u32 a, b, c, d, xlevel, i, n, v2 = 0, core, ncore = 0;
+	u32 ctl, on;
+
+	cpuid(0x80000000, &xlevel, &b, &c, &d);
+	cpuid(0x80000001, &a, &b, &c, &d);
+	core = (c >> 23) & 1;
+	if (core && xlevel >= 0x80000022) {
+		cpuid(0x80000022, &a, &b, &c, &d);
+		v2 = a & 1;
+		ncore = b & 0xf;
+		puts("# cpuid 0x80000022: eax="); puthex(a); puts(" ebx="); puthex(b); puts("\n");
+	}
+	n = core ? 6 : 4;
+	note("PerfCtrExtCore: ", core);
+	note("PerfMonV2: ", v2);
+	cpuid(0xa, &a, &b, &c, &d);
+	eq(a, 0, "CPUID 0xA is 0 on AMD");
+	if (v2) {
+		eq(ncore, 6, "CPUID 0x80000022: 6 core counters");
+		eq(rdmsr(A_GCTL), 0x3f, "PerfCntrGlobalCtl after RESET: all counters enabled");
+		wrmsr(A_GCTL, 0);
+	}
+	/* with PerfMonV2 counting is started by GlobalCtl; else by EN */
+	ctl = v2 ? A_GCTL : K7_SEL0;
+
+	/* exact counts through the legacy MSRs */
+	wrmsr(K7_SEL0, 0xc0 | USR | OS | (v2 ? EN : 0));
+	wrmsr(K7_CTR0, 0);
+	on = v2 ? 1 : (0xc0 | USR | OS | EN);
+	measure(ctl, on, 0, 1000);
+	eq(rdmsr(K7_CTR0), 1005, "PerfCtr0 (legacy MSR), event 0xC0: 1000 LOOPs count 1005");
+	wrmsr(K7_CTR0, 0);
+	measure(ctl, on, 0, 100000);
+	eq(rdmsr(K7_CTR0), 100005, "PerfCtr0: 100000 LOOPs count 100005");
+	eq(rdpmc(0), 100005, "RDPMC(0) == RDMSR");
+	if (v2) {
+		wrmsr(K7_SEL0 + 1, 0x76 | USR | OS | EN); wrmsr(K7_CTR0 + 1, 0);
+		measure(A_GCTL, 2, 0, 1000);
+		eq(rdmsr(K7_CTR0 + 1), 1005,
+		   "event 0x76 (cycles): one per instruction under icount");
+		wrmsr(K7_SEL0 + 1, 0);
+	}
+	rdpmc(n); gp(1, "RDPMC past the last counter #GP");
+	wrmsr(K7_CTR0 + 2, 0xffff123456789abcull);
+	eq(rdmsr(K7_CTR0 + 2), 0x123456789abcull, "PerfCtr write keeps 48 bits");
+	eq(rdpmc(2), 0x123456789abcull, "RDPMC(2) == RDMSR");
+	if (core) {
+		eq(rdmsr(F15_CTR(2)), 0x123456789abcull, "PerfCtr2 aliases MSR C001_0205");
+		wrmsr(F15_SEL(3), 0x1234c0);
+		eq(rdmsr(K7_SEL0 + 3), 0x1234c0, "PerfEvtSel3 aliases MSR C001_0206");
+		wrmsr(F15_SEL(3), 0);
+		for (i = 4; i < 6; i++) {
+			wrmsr(F15_SEL(i), 0xc0 | USR | OS | (v2 ? EN : 0));
+			wrmsr(F15_CTR(i), 0);
+			if (v2)
+				measure(A_GCTL, BIT(i), 0, 1000);
+			else
+				measure(F15_SEL(i), 0xc0 | USR | OS | EN, 0, 1000);
+			eq(rdmsr(F15_CTR(i)), 1005,
+			   i == 4 ? "extended counter 4: 1005" : "extended counter 5: 1005");
+			eq(rdpmc(i), 1005, i == 4 ? "RDPMC(4) == RDMSR" : "RDPMC(5) == RDMSR");
+			wrmsr(F15_SEL(i), 0);
+		}
+		rdmsr(F15_CTR(6)); gp(1, "RDMSR C001_020D (counter 6) #GP");
+		wrmsr(F15_SEL(6), 0); gp(1, "WRMSR C001_020C (counter 6) #GP");
+	} else {
+		rdmsr(F15_CTR(0)); gp(1, "no PerfCtrExtCore: RDMSR C001_0201 #GP");
+	}
+	if (v2) {
+		wrmsr(K7_CTR0, 0);
+		wrmsr(K7_SEL0, 0xc0 | USR | OS | EN);
+		measure(A_GCTL, 2, 0, 1000);
+		eq(rdmsr(K7_CTR0), 0, "GlobalCtl gates: counter 0 not enabled there, no count");
+		wrmsr(K7_SEL0, 0xc0 | USR | OS);
+		measure(A_GCTL, 1, 0, 1000);
+		eq(rdmsr(K7_CTR0), 0, "PerfEvtSel.En gates: no count without it");
+		/* AMD ignores writes to reserved bits and read-only MSRs */
+		wrmsr(A_GSTATUS, 1);
+		report(!fault && rdmsr(A_GSTATUS) == 0,
+		       "WRMSR PerfCntrGlobalStatus (read-only): ignored, no #GP");
+		wrmsr(A_GCTL, 0x41);
+		report(!fault && rdmsr(A_GCTL) == 1,
+		       "WRMSR PerfCntrGlobalCtl bit 6 (reserved): dropped, no #GP");
+		wrmsr(A_GCTL, 0);
+		wrmsr(A_GSET, 0x21);
+		eq(rdmsr(A_GSTATUS), 0x21, "PerfCntrGlobalStatusSet sets bits");
+		wrmsr(A_GCLR, 0x1);
+		eq(rdmsr(A_GSTATUS), 0x20, "PerfCntrGlobalStatusClr clears bits");
+		wrmsr(A_GCLR, ~0ull);
+		report(!fault && rdmsr(A_GSTATUS) == 0,
+		       "PerfCntrGlobalStatusClr of every bit (as Linux does): no #GP");
+		wrmsr(A_GSET, 1u << 6);
+		report(!fault && rdmsr(A_GSTATUS) == 0,
+		       "PerfCntrGlobalStatusSet bit 6 (reserved): dropped, no #GP");
+	} else {
+		rdmsr(A_GCTL); gp(1, "no PerfMonV2: RDMSR PerfCntrGlobalCtl #GP");
+	}
+
+	/* user/kernel filtering: 10 kernel instructions, n + 2 user ones */
+	if (v2) {
+		wrmsr(K7_SEL0, 0xc0 | USR | EN);
+		wrmsr(K7_SEL0 + 1, 0xc0 | OS | EN);
+		wrmsr(K7_SEL0 + 2, 0xc0 | USR | OS | EN);
+		wrmsr(K7_CTR0, 0); wrmsr(K7_CTR0 + 1, 0); wrmsr(K7_CTR0 + 2, 0);
+		run_user(A_GCTL, 7, 0, 5000);
+		eq(rdmsr(K7_CTR0), 5002, "USR only: 5000 LOOPs at CPL 3 count 5002");
+		eq(rdmsr(K7_CTR0 + 1), 10, "OS only: 10 (PUSH x5, IRET, MOV, XOR, XOR, WRMSR)");
+		eq(rdmsr(K7_CTR0 + 2), 5012, "USR|OS: 5012");
+		wrmsr(K7_CTR0, 0); wrmsr(K7_CTR0 + 1, 0); wrmsr(K7_CTR0 + 2, 0);
+		run_user_fault(A_GCTL, 7, 0, 5000);
+		eq(rdmsr(K7_CTR0), 5002, "faults at CPL 3 (UD2, RDMSR) do not retire: USR 5002");
+		eq(rdmsr(K7_CTR0 + 1), 17,
+		   "faults at CPL 3: OS counts the #UD and #GP handlers: 17");
+		eq(rdmsr(K7_CTR0 + 2), 5019, "faults at CPL 3: USR|OS 5019");
+		test_fast_syscalls(A_GCTL, 7, K7_CTR0, K7_CTR0 + 1, K7_CTR0 + 2);
+		wrmsr(K7_SEL0 + 1, 0); wrmsr(K7_SEL0 + 2, 0);
+	} else {
+		/* started and stopped by PerfEvtSel0 itself */
+		wrmsr(K7_CTR0, 0);
+		run_user(K7_SEL0, 0xc0 | USR | EN, 0, 5000);
+		eq(rdmsr(K7_CTR0), 5002, "USR only: 5000 LOOPs at CPL 3 count 5002");
+		wrmsr(K7_CTR0, 0);
+		run_user(K7_SEL0, 0xc0 | OS | EN, 0, 5000);
+		eq(rdmsr(K7_CTR0), 10, "OS only: 10 (PUSH x5, IRET, MOV, XOR, XOR, WRMSR)");
+		wrmsr(K7_CTR0, 0);
+		run_user(K7_SEL0, 0xc0 | USR | OS | EN, 0, 5000);
+		eq(rdmsr(K7_CTR0), 5012, "USR|OS: 5012");
+	}
+
+	/* overflow */
+	pmi_setup(v2 ? A_GSTATUS : 0, K7_CTR0, v2 ? A_GCLR : 0);
+	wrmsr(K7_CTR0, -1000ull & MASK48);
+	wrmsr(K7_SEL0, 0xc0 | USR | OS | INT | (v2 ? EN : 0));
+	measure(ctl, v2 ? 1 : (0xc0 | USR | OS | INT | EN), 0, 5000);
+	eq(nmis, 1, "overflow: one PMI, delivered as NMI");
+	if (v2)
+		eq(nmi_status, 1, "overflow: PerfCntrGlobalStatus bit 0 at the PMI");
+	report(!(nmi_lvtpc & 0x10000), "PMI delivery leaves LVTPC unmasked (AMD)");
+	report(nmi_ctr < 64, "PMI comes at the overflow (counter small at the NMI)");
+	if (v2)
+		eq(rdmsr(A_GSTATUS), 0, "PerfCntrGlobalStatusClr from the handler cleared it");
+	pmi_setup(v2 ? A_GSTATUS : 0, K7_CTR0, v2 ? A_GCLR : 0);
+	wrmsr(K7_CTR0, -2500ull & MASK48);
+	wrmsr(K7_SEL0, 0xc0 | USR | INT | (v2 ? EN : 0));
+	if (v2)
+		run_user(A_GCTL, 1, 0, 5000);
+	else
+		run_user(K7_SEL0, 0xc0 | USR | INT | EN, 0, 5000);
+	eq(nmis, 1, "overflow at CPL 3: one PMI");
+	eq(nmi_cs & 3, 3, "the PMI interrupted CPL 3");
+	eq(rdmsr(K7_CTR0), 2502, "USR-only count exact across the PMI: 5002 - 2500");
+
+	wrmsr(K7_SEL0, 0xc0 | USR | OS | (v2 ? EN : 0));
+	wrmsr(K7_CTR0, 0);
+	test_other_cpu(ctl, on, K7_CTR0);
+	wrmsr(K7_SEL0, 0);
+}
+
+void main(void)
+{
+	u32 a, b, c, d;
+	u64 *t = &tss_desc;
+
+	setgate(2, nmi_entry, 0);
+	setgate(6, ud_entry, 0);
+	setgate(13, gp_entry, 0);
+	setgate(0x80, int80_entry, 3);
+	setgate(0x81, int81_entry, 3);
+	idtr[0] = sizeof(idt) - 1;
+	idtr[1] = (u32)idt;
+	idtr[2] = (u32)idt >> 16;
+	__asm__ volatile("lidt %0" :: "m"(idtr));
+	tss[1] = (u32)kstack_top;		/* esp0 */
+	tss[2] = 0x10;				/* ss0 */
+	tss[25] = sizeof(tss) << 16;		/* no I/O bitmap */
+	*t = (sizeof(tss) - 1) | (((u64)(u32)tss & 0xffffff) << 16) |
+	     (0x89ull << 40) | ((u64)((u32)tss >> 24) << 56);
+	__asm__ volatile("ltr %w0" :: "r"(0x28));
+	out8(0x21, 0xff);			/* 8259s masked: SYSRET sets IF */
+	out8(0xa1, 0xff);
+	apic_write(0xf0, 0x1ff);		/* SVR: APIC enabled */
+	start_ap();
+
+	cpuid(0, &a, &b, &c, &d);
+	puts("TAP version 13\n");
+	if (b == 0x756e6547) {			/* "Genu" */
+		puts("# GenuineIntel\n");
+		test_intel();
+	} else if (b == 0x68747541) {		/* "Auth" */
+		puts("# AuthenticAMD\n");
+		test_amd();
+	} else {
+		report(0, "known vendor");
+	}
+	puts("1..");
+	putdec(ntests);
+	puts("\n");
+	puts(nfailed ? "# FAIL\n" : "# PASS\n");
+	out8(0xf4, nfailed ? 1 : 0);		/* isa-debug-exit: status 1 = pass */
+}

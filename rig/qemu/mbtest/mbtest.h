@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* mbtest: what boot.S provides to main.c */
+#ifndef MBTEST_H
+#define MBTEST_H
+
+typedef unsigned int u32;
+typedef unsigned long long u64;
+typedef unsigned short u16;
+typedef unsigned char u8;
+
+#define BIT(n) (1u << (n))
+#define BIT_ULL(n) (1ull << (n))
+
+/* exception and interrupt entries */
+void nmi_entry(void);
+void gp_entry(void);
+void ud_entry(void);
+void int80_entry(void);
+void int81_entry(void);
+void sysenter_entry(void);
+void syscall_entry(void);
+
+/* WRMSR(msr, hi:lo), a LOOP of n, WRMSR(msr, 0): n + 5 counted */
+void measure(u32 msr, u32 lo, u32 hi, u32 n);
+/* the same with the LOOP at CPL 3, entered and left in several ways */
+void run_user(u32 msr, u32 lo, u32 hi, u32 n);
+void run_user_fault(u32 msr, u32 lo, u32 hi, u32 n);
+void run_user_sysexit(u32 msr, u32 lo, u32 hi, u32 n);
+void run_user_sysret(u32 msr, u32 lo, u32 hi, u32 n);
+/* RDPMC at CPL 3: the value in user_pmc */
+void user_rdpmc(u32 ecx);
+
+/* main.c, called from boot.S */
+void nmi_handler(u32 *frame);
+void ap_main(void);
+
+extern char ap_tramp[];
+extern char ap_tramp_end[];
+extern char kstack_top[];
+extern u64 tss_desc;
+
+#endif

@@ -1,0 +1,55 @@
+#!/bin/bash
+# rig/qemu/test.sh: the conformance suite of the emulated x86 PMU.
+#
+# Builds QEMU with the PMU (rig/qemu/build.sh, nothing to do when it is
+# up to date) and the bare-metal test (rig/qemu/mbtest), then boots the
+# test under -icount shift=0 with two vCPUs on each CPU model:
+#
+#   intel       -cpu max,vendor=GenuineIntel,pmu=on
+#   amd         -cpu max,vendor=AuthenticAMD,pmu=on     (PerfCtrExtCore, PerfMonV2)
+#   amd-legacy  -cpu max,vendor=AuthenticAMD,pmu=on,perfctr-core=off  (K7 counters)
+#
+# Prints each model's TAP and "N passed, N failed"; exits non-zero on any
+# failure, and when a guest does not finish (TIMEOUT, default 300 s).
+source "$(dirname "$0")/../lib.sh"
+
+out=$BUILD/qemu-pmu
+mkdir -p "$out"
+qemu=$("$RIG/qemu/build.sh")
+make -s -C "$RIG/qemu/mbtest" O="$out" >&2
+timeout=${TIMEOUT:-300}
+
+declare -A cpus=(
+	[intel]=max,vendor=GenuineIntel,pmu=on
+	[amd]=max,vendor=AuthenticAMD,pmu=on
+	[amd-legacy]=max,vendor=AuthenticAMD,pmu=on,perfctr-core=off
+)
+passed=0 failed=0
+for model in intel amd amd-legacy; do
+	log="$out/mbtest-$model.log"
+	rm -f "$log"
+	set +e
+	timeout "$timeout" "$qemu" -M pc -accel tcg -icount shift=0 \
+		-cpu "${cpus[$model]}" -smp 2 -m 64 \
+		-display none -nodefaults -no-reboot \
+		-debugcon "file:$log" \
+		-device isa-debug-exit,iobase=0xf4,iosize=1 \
+		-kernel "$out/mbtest.elf" </dev/null
+	rc=$?
+	set -e
+	echo "# $model: -cpu ${cpus[$model]}"
+	sed "s/^\(\(not \)\{0,1\}ok [0-9]* - \)/\1$model: /" "$log" 2>/dev/null || true
+	p=$(grep -c '^ok ' "$log" 2>/dev/null || true)
+	f=$(grep -c '^not ok ' "$log" 2>/dev/null || true)
+	passed=$((passed + p))
+	failed=$((failed + f))
+	# isa-debug-exit: status (v << 1) | 1; the test writes 0 when all passed
+	if [ "$rc" != 1 ] || ! grep -q '^# PASS' "$log"; then
+		if [ "$f" = 0 ]; then
+			echo "not ok - $model: guest did not finish cleanly (exit status $rc)"
+			failed=$((failed + 1))
+		fi
+	fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
