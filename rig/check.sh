@@ -6,9 +6,11 @@
 # For each arch: build the kernel, build the initramfs, run the ABI check
 # (ours only: it compares our uapi header with the base tree's), boot the
 # guest, and turn its logs into build/VARIANT-ARCH/results.tsv. Prints how
-# long each stage took, one summary per arch, and a last line
-# "N passed, N failed, N skipped" over all arches. Exit status non-zero on
-# any failure, build failure, guest crash, hang or kernel splat.
+# long each stage took, one summary per arch (and one for the emulated
+# x86 PMU's own suite, rig/qemu/test.sh, when x86_64 is one of them), and
+# a last line "N passed, N failed, N skipped" over all of them. Exit
+# status non-zero on any failure, build failure, guest crash, hang or
+# kernel splat.
 source "$(dirname "$0")/lib.sh"
 
 VARIANT=$1 ARCHES=$2 DEBUG=${3:-0} MODE=${4:-check}
@@ -58,6 +60,22 @@ for ARCH in $ARCHES; do
 	printf '%s\n' "$out" | sed '$d'
 	summaries+=("$(printf '%s\n' "$out" | tail -1)")
 done
+
+# The emulated x86 PMU (rig/qemu) has its own conformance suite, run on
+# bare metal under the rig's QEMU build: independent of the kernel, so
+# once per make check that includes x86_64, and not for ONLY= runs.
+if [[ " $ARCHES " == *" x86_64 "* ]] && [ "$MODE" = check ] && [ -z "${ONLY:-}" ]; then
+	O=$(variant_dir "$VARIANT" x86_64 "$DEBUG")
+	stage "qemu-pmu model" "$RIG/qemu/test.sh" > "$O/qemu-pmu-tap.log" 2>&1 || true
+	grep '^not ok' "$O/qemu-pmu-tap.log" || true
+	read -r a b <<<"$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$O/qemu-pmu-tap.log" | tail -1)"
+	if [ -z "$a" ]; then
+		a=0 b=1
+		tail -5 "$O/qemu-pmu-tap.log"
+	fi
+	summaries+=("qemu-pmu model: $a passed, $b failed, 0 skipped ($O/qemu-pmu-tap.log)")
+	[ "$b" = 0 ] || total_fail=1
+fi
 
 echo
 echo "== summary ($VARIANT$([ "$DEBUG" = 1 ] && echo ", DEBUG=1"))"
