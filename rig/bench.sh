@@ -200,6 +200,20 @@ if both('ctxsw-0') and any(both(r) for r in added):
             print(f'{row:16} {a - za:14.1f} {b - zb:14.1f} '
                   f'{ratio_of(a - za, b - zb)}')
 
+# what perf adds to a read() or an ioctl() pair: each row less its floor
+for floor, rows in (('read-0', ('read-1', 'read-group-8')),
+                    ('ioctl-0', ('ioctl-1', 'ioctl-group-8'))):
+    if both(floor) and any(both(r) for r in rows):
+        za, zb = both(floor)
+        print(f'added cost: ns per operation over {floor} (the same '
+              'syscall on /dev/zero); ratio = ours/upstream')
+        print(f'{"row":16} {"upstream":>14} {"ours":>14} {"ours/up":>8}')
+        for row in rows:
+            if both(row):
+                a, b = both(row)
+                print(f'{row:16} {a - za:14.1f} {b - zb:14.1f} '
+                      f'{ratio_of(a - za, b - zb)}')
+
 # how each family's cost grows per event: the end points of its N range
 slopes = []
 for fam in FAMILIES:

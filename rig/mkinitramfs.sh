@@ -109,7 +109,9 @@ for src in "$RIG"/bench/*.c; do
 	[ -f "$src" ] || continue
 	"$TARGET_CC" $CFLAGS -o "$ROOT/tests/bench/$(basename "$src" .c)" "$src" \
 		|| die "cannot compile $src"
-	echo "bench 1800 bench/$(basename "$src" .c)" >> "$ROOT/tests/bench.list"
+	# BENCH_ROWS=a,b: only those rows (perf_bench's second argument)
+	echo "bench 1800 bench/$(basename "$src" .c)${BENCH_ROWS:+ 1 $BENCH_ROWS}" \
+		>> "$ROOT/tests/bench.list"
 done
 # make profile: perf_bench under Debian's perf (x86_64, host share)
 cp "$RIG/guest/profile.sh" "$ROOT/tests/profile.sh"

@@ -123,7 +123,21 @@ static void __perf_ctx_call(struct perf_event *event, perf_ctx_fn_t fn,
 	}
 
 	for (;;) {
-		if (task != TASK_TOMBSTONE && task_curr(task)) {
+		if (task == current) {
+			/*
+			 * Our own context (a task reading or changing its own
+			 * counters): with IRQs off it cannot be switched out,
+			 * which is all the IPI to ourselves would buy.
+			 */
+			unsigned long flags;
+
+			rc.ret = 0;
+			local_irq_save(flags);
+			remote(&rc);
+			local_irq_restore(flags);
+			if (!rc.ret)
+				return;
+		} else if (task != TASK_TOMBSTONE && task_curr(task)) {
 			rc.ret = 0;
 			if (!smp_call_function_single(task_cpu(task), remote,
 						      &rc, 1) && !rc.ret)

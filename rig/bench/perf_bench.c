@@ -10,6 +10,10 @@
  *	has 0, 1 or 8 enabled software counting events of its own (pid 0,
  *	any CPU, no inherit, not grouped), so every round trip switches
  *	two event contexts out and two in. ns per round trip.
+ *   read-0, ioctl-0
+ *	The floor under the read and ioctl rows: read() of 24 bytes from
+ *	/dev/zero, and two ioctl()s /dev/zero refuses (ENOTTY): the
+ *	syscall, the fd lookup and the copy, no perf. ns per read or pair.
  *   read-1, read-group-8
  *	read() of one enabled task-clock event, and of an 8-event group
  *	with PERF_FORMAT_GROUP. ns per read.
@@ -91,6 +95,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 #include <sched.h>
@@ -763,6 +768,51 @@ out:
 	close_events(held, nheld);
 }
 
+/* read-0 and ioctl-0: the same loops on a file that is not perf's */
+static void bench_floor(long iters)
+{
+	long warm = iters / 10, i;
+	__u64 buf[3];
+	double t0, t1;
+	int fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		row_failed("read-0", "open /dev/zero");
+		return;
+	}
+	if (row_wanted("read-0")) {
+		for (i = 0; i < warm; i++)
+			if (read(fd, buf, sizeof(buf)) != sizeof(buf))
+				goto read_error;
+		t0 = now_ns();
+		for (i = 0; i < iters; i++)
+			if (read(fd, buf, sizeof(buf)) != sizeof(buf))
+				goto read_error;
+		t1 = now_ns();
+		report("read-0", t0, t1, iters, "");
+	}
+	if (row_wanted("ioctl-0")) {
+		/* half as many: each iteration is a pair, as in ioctl-1 */
+		t0 = now_ns();
+		for (i = 0; i < iters / 2; i++)
+			if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != -1 ||
+			    ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) != -1)
+				goto ioctl_error;
+		t1 = now_ns();
+		report("ioctl-0", t0, t1, iters / 2, "");
+	}
+	close(fd);
+	return;
+
+read_error:
+	row_failed("read-0", "read /dev/zero");
+	close(fd);
+	return;
+ioctl_error:
+	row_failed("ioctl-0", "ioctl on /dev/zero succeeded");
+	close(fd);
+}
+
 static void bench_read(const char *row, int nevents, long iters)
 {
 	/* group read: nr, time_enabled, time_running, then value and id each */
@@ -1179,6 +1229,8 @@ int main(int argc, char **argv)
 		bench_ctxsw("ctxsw-1", 1, 0, NULL, ITERS(150000));
 	if (row_wanted("ctxsw-8"))
 		bench_ctxsw("ctxsw-8", 8, 0, NULL, ITERS(80000));
+	if (row_wanted("read-0") || row_wanted("ioctl-0"))
+		bench_floor(ITERS(2000000));
 	if (row_wanted("read-1"))
 		bench_read("read-1", 1, ITERS(2000000));
 	if (row_wanted("read-group-8"))
