@@ -186,33 +186,30 @@ def ratio_of(a, b):
     # ours/upstream of two costs; meaningless when upstream's is not > 0
     return f'{b / a:8.2f}' if a > 0 else f'{"-":>8}'
 
-# what the events add to a round trip: each ctxsw row less ctxsw-0
-added = [r for r in order if r in ('ctxsw-1', 'ctxsw-8') or
-         r.startswith(('ctxsw-cpu-', 'ctxsw-sys-'))]
-if both('ctxsw-0') and any(both(r) for r in added):
-    za, zb = both('ctxsw-0')
-    print('added cost: ns per round trip over ctxsw-0 (no event); '
-          'ratio = ours/upstream of the added cost')
+def print_added(floor, rows, title):
+    # each row's cost over the floor's, per kernel, and their ratio
+    rows = [r for r in rows if both(r)]
+    if not both(floor) or not rows:
+        return
+    za, zb = both(floor)
+    print(f'added cost: {title}; ratio = ours/upstream of the added cost')
     print(f'{"row":16} {"upstream":>14} {"ours":>14} {"ours/up":>8}')
-    for row in added:
-        if both(row):
-            a, b = both(row)
-            print(f'{row:16} {a - za:14.1f} {b - zb:14.1f} '
-                  f'{ratio_of(a - za, b - zb)}')
+    for row in rows:
+        a, b = both(row)
+        print(f'{row:16} {a - za:14.1f} {b - zb:14.1f} '
+              f'{ratio_of(a - za, b - zb)}')
 
+# what the events add to a round trip: each ctxsw row less ctxsw-0
+print_added('ctxsw-0',
+            [r for r in order if r in ('ctxsw-1', 'ctxsw-8') or
+             r.startswith(('ctxsw-cpu-', 'ctxsw-sys-'))],
+            'ns per round trip over ctxsw-0 (no event)')
 # what perf adds to a read() or an ioctl() pair: each row less its floor
 for floor, rows in (('read-0', ('read-1', 'read-group-8')),
                     ('ioctl-0', ('ioctl-1', 'ioctl-group-8'))):
-    if both(floor) and any(both(r) for r in rows):
-        za, zb = both(floor)
-        print(f'added cost: ns per operation over {floor} (the same '
-              'syscall on /dev/zero); ratio = ours/upstream')
-        print(f'{"row":16} {"upstream":>14} {"ours":>14} {"ours/up":>8}')
-        for row in rows:
-            if both(row):
-                a, b = both(row)
-                print(f'{row:16} {a - za:14.1f} {b - zb:14.1f} '
-                      f'{ratio_of(a - za, b - zb)}')
+    print_added(floor, rows,
+                f'ns per operation over {floor} (the same syscall on '
+                '/dev/zero)')
 
 # how each family's cost grows per event: the end points of its N range
 slopes = []
