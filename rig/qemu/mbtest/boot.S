@@ -88,6 +88,24 @@ measure:
 	ret
 
 /*
+ * The entry of a run_user* test (msr, lo, hi, n): save the caller's
+ * registers and stack, load msr into %esi, lo:hi into %eax:%edx and n into
+ * %edi, and switch the data segments to ring 3's.  A macro, not a call, so
+ * that what each test counts at CPL 0 stays a straight line.
+ */
+.macro enter_test
+	pusha
+	mov %esp, saved_esp
+	mov 36(%esp), %esi
+	mov 40(%esp), %eax
+	mov 44(%esp), %edx
+	mov 48(%esp), %edi
+	mov $UDATA, %bx
+	mov %bx, %ds
+	mov %bx, %es
+.endm
+
+/*
  * run_user(msr, lo, hi, n): wrmsr(msr, hi:lo) in ring 0, IRET to ring 3,
  * a LOOP of n there, INT $0x80 back to ring 0, wrmsr(msr, 0).
  * Counted at CPL 0: PUSH x5, IRET, then MOV, XOR, XOR, WRMSR = 10.
@@ -95,15 +113,7 @@ measure:
  */
 	.globl run_user
 run_user:
-	pusha
-	mov %esp, saved_esp
-	mov 36(%esp), %esi		/* msr */
-	mov 40(%esp), %eax
-	mov 44(%esp), %edx
-	mov 48(%esp), %edi		/* n */
-	mov $UDATA, %bx
-	mov %bx, %ds
-	mov %bx, %es
+	enter_test
 	mov %esi, %ecx
 	wrmsr
 	push $UDATA
@@ -136,15 +146,7 @@ int80_entry:
  */
 	.globl run_user_fault
 run_user_fault:
-	pusha
-	mov %esp, saved_esp
-	mov 36(%esp), %esi
-	mov 40(%esp), %eax
-	mov 44(%esp), %edx
-	mov 48(%esp), %edi
-	mov $UDATA, %bx
-	mov %bx, %ds
-	mov %bx, %es
+	enter_test
 	mov %esi, %ecx
 	wrmsr
 	push $UDATA
@@ -167,15 +169,7 @@ run_user_fault:
  */
 	.globl run_user_sysexit, sysenter_entry
 run_user_sysexit:
-	pusha
-	mov %esp, saved_esp
-	mov 36(%esp), %esi
-	mov 40(%esp), %eax
-	mov 44(%esp), %edx
-	mov 48(%esp), %edi
-	mov $UDATA, %bx
-	mov %bx, %ds
-	mov %bx, %es
+	enter_test
 	mov %esi, %ecx
 	wrmsr
 	mov $1f, %edx
@@ -204,15 +198,7 @@ sysenter_entry:
  */
 	.globl run_user_sysret, syscall_entry
 run_user_sysret:
-	pusha
-	mov %esp, saved_esp
-	mov 36(%esp), %esi
-	mov 40(%esp), %eax
-	mov 44(%esp), %edx
-	mov 48(%esp), %edi
-	mov $UDATA, %bx
-	mov %bx, %ds
-	mov %bx, %es
+	enter_test
 	mov %esp, %ebp
 	mov $user_stack_top, %esp
 	mov %esi, %ecx
