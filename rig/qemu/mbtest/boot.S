@@ -106,6 +106,20 @@ measure:
 .endm
 
 /*
+ * Back at CPL 0 from a run_user* test: stop the counter (wrmsr(msr, 0))
+ * and switch the data segments back to ring 0's.
+ */
+.macro leave_test
+	mov %esi, %ecx
+	xor %eax, %eax
+	xor %edx, %edx
+	wrmsr
+	mov $KDATA, %bx
+	mov %bx, %ds
+	mov %bx, %es
+.endm
+
+/*
  * run_user(msr, lo, hi, n): wrmsr(msr, hi:lo) in ring 0, IRET to ring 3,
  * a LOOP of n there, INT $0x80 back to ring 0, wrmsr(msr, 0).
  * Counted at CPL 0: PUSH x5, IRET, then MOV, XOR, XOR, WRMSR = 10.
@@ -127,13 +141,7 @@ user_entry:
 1:	loop 1b
 	int $0x80
 int80_entry:
-	mov %esi, %ecx
-	xor %eax, %eax
-	xor %edx, %edx
-	wrmsr
-	mov $KDATA, %bx
-	mov %bx, %ds
-	mov %bx, %es
+	leave_test
 	mov saved_esp, %esp
 	popa
 	ret
@@ -179,13 +187,7 @@ run_user_sysexit:
 2:	loop 2b
 	sysenter
 sysenter_entry:
-	mov %esi, %ecx
-	xor %eax, %eax
-	xor %edx, %edx
-	wrmsr
-	mov $KDATA, %bx
-	mov %bx, %ds
-	mov %bx, %es
+	leave_test
 	mov saved_esp, %esp
 	popa
 	ret
@@ -209,13 +211,7 @@ run_user_sysret:
 2:	loop 2b
 	syscall
 syscall_entry:
-	mov %esi, %ecx
-	xor %eax, %eax
-	xor %edx, %edx
-	wrmsr
-	mov $KDATA, %bx
-	mov %bx, %ds
-	mov %bx, %es
+	leave_test
 	mov %bx, %ss
 	mov saved_esp, %esp
 	popa
