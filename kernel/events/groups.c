@@ -249,8 +249,10 @@ void perf_group_set_on(struct perf_event_context *ctx,
  *
  * A task mostly runs where it last ran, and every sched-in and side-band
  * walk asks this, so the last bucket found is kept in ctx->groups_here:
- * one pointer, read and written whole, whose bucket names its own CPU, so
- * a racing update can at worst cost a lookup.  A bucket never changes
+ * one pointer, read and written whole, whose bucket names its own CPU.
+ * Two CPUs can hold ctx->lock for the same context one after the other
+ * (a CPU context is only ever on its CPU; a task context moves with its
+ * task), so a kept bucket of another CPU only costs a lookup.  A bucket never changes
  * CPU and lives as long as the context, so a kept one is never stale.
  *
  * Return: the bucket, or NULL when the context has none for this CPU.
@@ -260,6 +262,7 @@ struct perf_groups *perf_groups_here(struct perf_event_context *ctx)
 	int cpu = smp_processor_id();
 	struct perf_groups *g = READ_ONCE(ctx->groups_here);
 
+	lockdep_assert_held(&ctx->lock);
 	if (g && g->cpu == cpu)
 		return g;
 	if (xa_empty(&ctx->cpu_groups))

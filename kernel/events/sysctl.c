@@ -55,6 +55,9 @@ static bool perf_throttling_off(int pct)
  * Derive the limits from a maximum rate of @rate samples per second and
  * the current CPU-time share.  At @rate the gap between two samples is
  * NSEC_PER_SEC / rate; an interrupt may use its share of that gap.
+ * Context: any, NMI included (perf_sample_event_took()): plain stores,
+ * each value read whole by its users; two racing writers leave one
+ * consistent set or a mix of two valid ones.
  */
 static void perf_set_limits(int rate)
 {
