@@ -39,11 +39,31 @@ static struct perf_event *vma_event(struct vm_area_struct *vma)
 	return vma->vm_file->private_data;
 }
 
+/*
+ * The PMU hears of every VMA that maps an event's buffer, as it comes and
+ * goes: x86 lets a task read its counters with RDPMC while it has one
+ * (arch/x86/events/rdpmc.c).  mmap_lock is held for writing in all three
+ * places: mmap, VMA copies and unmaps.
+ */
+static void perf_pmu_mapped(struct perf_event *event, struct mm_struct *mm)
+{
+	if (event->pmu->event_mapped)
+		event->pmu->event_mapped(event, mm);
+}
+
+static void perf_pmu_unmapped(struct perf_event *event, struct mm_struct *mm)
+{
+	if (event->pmu->event_unmapped)
+		event->pmu->event_unmapped(event, mm);
+}
+
 /* a VMA was copied (mremap): it maps the buffer too */
 static void perf_mmap_open(struct vm_area_struct *vma)
 {
 	struct perf_event *event = vma_event(vma);
 	struct perf_buffer *rb;
+
+	perf_pmu_mapped(event, vma->vm_mm);
 
 	mutex_lock(&perf_rb_mutex);
 	rb = rcu_dereference_protected(event->rb,
@@ -64,6 +84,7 @@ static void perf_mmap_close(struct vm_area_struct *vma)
 	struct perf_event *other, *tmp;
 	struct perf_buffer *rb;
 
+	perf_pmu_unmapped(event, vma->vm_mm);
 	mutex_lock(&perf_rb_mutex);
 	rb = rcu_dereference_protected(event->rb,
 				       lockdep_is_held(&perf_rb_mutex));
@@ -242,7 +263,9 @@ done:
 	vma->vm_ops = &perf_mmap_vmops;
 unlock:
 	mutex_unlock(&perf_rb_mutex);
-	if (!ret)
+	if (!ret) {
+		perf_pmu_mapped(event, vma->vm_mm);
 		perf_event_update_userpage(event);
+	}
 	return ret;
 }

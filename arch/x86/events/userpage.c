@@ -16,6 +16,8 @@
 
 #include <asm/timer.h>
 
+#include "pmu.h"
+
 /**
  * arch_perf_update_userpage - fill in the x86 fields of a user page
  * @event: the event whose page is updated
@@ -28,8 +30,11 @@
  * with perf_clock(), cap_user_time_zero with time_zero, perf time at TSC 0.
  * Otherwise both caps are cleared.
  *
- * Counters: with no PMU driver no event is backed by a hardware counter
- * user space could read with rdpmc, so cap_user_rdpmc and pmc_width are 0.
+ * Counters: an event of the core PMU created while the rdpmc policy
+ * allowed it (rdpmc.c) has cap_user_rdpmc, and user space may read its
+ * counter with RDPMC at index - 1 whenever index is non-zero; pmc_width
+ * says how many bits of that value to sign-extend. Other events have
+ * neither.
  *
  * Context: the generic core's update of the page, with preemption off and
  * possibly in NMI; cyc2ns_read_begin() is NMI-safe.
@@ -40,8 +45,10 @@ void arch_perf_update_userpage(struct perf_event *event,
 	struct cyc2ns_data data;
 	u64 tsc0_ns;
 
-	userpg->cap_user_rdpmc = 0;
-	userpg->pmc_width = 0;
+	/* hw.flags is only ours to read on events of the core PMU */
+	userpg->cap_user_rdpmc = x86_core_event(event) &&
+		(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT);
+	userpg->pmc_width = userpg->cap_user_rdpmc ? x86_core.gp_width : 0;
 	userpg->cap_user_time = 0;
 	userpg->cap_user_time_zero = 0;
 

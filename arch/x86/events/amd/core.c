@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * x86 perf_events, AMD: the core performance counters (APM vol. 2,
+ * "Performance Monitoring Counters").
+ *
+ * Three generations share one programming model, a PerfEvtSel/PerfCtr
+ * pair per counter, 48 bits wide:
+ *
+ *  - legacy: four counters at C001_0000 (selects) and C001_0004 (counts);
+ *  - PerfCtrExtCore (CPUID 8000_0001:ECX[23]): six counters at
+ *    C001_0200 + 2n (select) and C001_0201 + 2n (count), the legacy MSRs
+ *    aliasing the first four;
+ *  - PerfMonV2 (CPUID 8000_0022:EAX[0]) adds global registers, as many
+ *    counters as 8000_0022:EBX[3:0] says: PerfCntrGlobalCtl enables a set
+ *    of counters, PerfCntrGlobalStatus says which wrapped and
+ *    PerfCntrGlobalStatusClr clears that.
+ *
+ * Without PerfMonV2 there is no overflow status: a counter is gated by
+ * its own enable bit and a wrap is seen in the counter (pmu.c's gated
+ * mode). The event select is 12 bits, bits 7:0 and 35:32 of PerfEvtSel.
+ *
+ * HostOnly/GuestOnly (bits 41/40) filter by SVM mode. With EFER.SVME
+ * clear a HostOnly counter counts nothing, so HostOnly is masked off
+ * until KVM turns SVM on (amd_pmu_enable_virt()).
+ */
+
+#define pr_fmt(fmt) "perf: x86: " fmt
+
+#include <linux/export.h>
+#include <linux/perf_event.h>
+
+#include <asm/cpufeature.h>
+#include <asm/msr.h>
+#include <asm/processor.h>
+
+#include "../pmu.h"
+
+/* PerfEvtSel bits this CPU's SVM state says to leave out */
+static DEFINE_PER_CPU(u64, amd_virt_mask);
+
+/*
+ * exclude_host and exclude_guest select the SVM mode to count in. Both
+ * set would read as HostOnly = GuestOnly = 1, which the hardware counts
+ * as neither bit set, i.e. always: count at no privilege level instead.
+ */
+static int amd_hw_config(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (attr->exclude_host && attr->exclude_guest)
+		hwc->config &= ~(ARCH_PERFMON_EVENTSEL_USR |
+				 ARCH_PERFMON_EVENTSEL_OS);
+	else if (attr->exclude_host)
+		hwc->config |= AMD64_EVENTSEL_GUESTONLY;
+	else if (attr->exclude_guest)
+		hwc->config |= AMD64_EVENTSEL_HOSTONLY;
+	return 0;
+}
+
+static void amd_program(struct perf_event *event, bool on)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 sel = hwc->config & ~__this_cpu_read(amd_virt_mask);
+
+	wrmsrl(hwc->config_base,
+	       sel | (on ? ARCH_PERFMON_EVENTSEL_ENABLE : 0));
+}
+
+static void amd_v2_enable_all(struct x86_cpu_pmu *cpuc)
+{
+	wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, cpuc->used);
+}
+
+static void amd_v2_disable_all(struct x86_cpu_pmu *cpuc)
+{
+	wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0);
+}
+
+static u64 amd_v2_overflowed(struct x86_cpu_pmu *cpuc)
+{
+	u64 status;
+
+	rdmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS, status);
+	if (status & ~x86_core.gp)
+		wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR,
+		       status & ~x86_core.gp);
+	return status & x86_core.gp;
+}
+
+static void amd_v2_ack(u64 cntrs)
+{
+	wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, cntrs);
+}
+
+static void amd_reset_cpu(void)
+{
+	unsigned long idx;
+
+	__this_cpu_write(amd_virt_mask, AMD64_EVENTSEL_HOSTONLY);
+	if (!x86_core.gated)
+		wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0);
+	for_each_set_bit(idx, (unsigned long *)&x86_core.gp, X86_NR_IDX) {
+		wrmsrl(x86_gp_evtsel(&x86_core, idx), 0);
+		wrmsrl(x86_gp_ctr(&x86_core, idx), 0);
+	}
+	if (!x86_core.gated)
+		wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, x86_core.gp);
+}
+
+static const struct x86_core_ops amd_v2_ops = {
+	.hw_config	= amd_hw_config,
+	.program	= amd_program,
+	.enable_all	= amd_v2_enable_all,
+	.disable_all	= amd_v2_disable_all,
+	.overflowed	= amd_v2_overflowed,
+	.ack		= amd_v2_ack,
+	.reset_cpu	= amd_reset_cpu,
+};
+
+static const struct x86_core_ops amd_gated_ops = {
+	.hw_config	= amd_hw_config,
+	.program	= amd_program,
+	.enable_all	= x86_gate_enable_all,
+	.disable_all	= x86_gate_disable_all,
+	.overflowed	= x86_gate_overflowed,
+	.ack		= x86_gate_ack,
+	.reset_cpu	= amd_reset_cpu,
+};
+
+/* re-program every running counter with this CPU's current virt mask */
+static void amd_reload_virt(void)
+{
+	struct x86_cpu_pmu *cpuc = this_cpu_ptr(&x86_cpu_pmu);
+	unsigned long flags, idx;
+
+	if (x86_core.ops != &amd_v2_ops && x86_core.ops != &amd_gated_ops)
+		return;
+	local_irq_save(flags);
+	for_each_set_bit(idx, (unsigned long *)&cpuc->running, X86_NR_IDX)
+		amd_program(cpuc->events[idx],
+			    !(x86_core.gated && cpuc->frozen));
+	local_irq_restore(flags);
+}
+
+/**
+ * amd_pmu_enable_virt - SVM is on: honour HostOnly
+ *
+ * Called by KVM (SVM) on each CPU as it enables virtualization there.
+ * Context: the CPU concerned, preemption off.
+ */
+void amd_pmu_enable_virt(void)
+{
+	__this_cpu_write(amd_virt_mask, 0);
+	amd_reload_virt();
+}
+EXPORT_SYMBOL_GPL(amd_pmu_enable_virt);
+
+/**
+ * amd_pmu_disable_virt - SVM is off: HostOnly would stop counting
+ *
+ * Context: as amd_pmu_enable_virt().
+ */
+void amd_pmu_disable_virt(void)
+{
+	__this_cpu_write(amd_virt_mask, AMD64_EVENTSEL_HOSTONLY);
+	amd_reload_virt();
+}
+EXPORT_SYMBOL_GPL(amd_pmu_disable_virt);
+
+PMU_FORMAT_ATTR(event, "config:0-7,32-35");
+PMU_FORMAT_ATTR(umask, "config:8-15");
+PMU_FORMAT_ATTR(edge, "config:18");
+PMU_FORMAT_ATTR(inv, "config:23");
+PMU_FORMAT_ATTR(cmask, "config:24-31");
+
+static struct attribute *amd_format[] = {
+	&format_attr_event.attr,
+	&format_attr_umask.attr,
+	&format_attr_edge.attr,
+	&format_attr_inv.attr,
+	&format_attr_cmask.attr,
+	NULL,
+};
+
+#define C(x)	PERF_COUNT_HW_CACHE_##x
+
+/* families 10h to 16h */
+static const x86_cache_map_t amd_k10_cache_map = {
+	[C(L1D)] = {
+		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x0040,	/* Data Cache Accesses */
+				     [C(RESULT_MISS)]   = 0x0141 },	/* Data Cache Misses */
+		[C(OP_PREFETCH)] = { [C(RESULT_ACCESS)] = 0x0267,	/* Data Prefetcher :attempts */
+				     [C(RESULT_MISS)]   = 0x0167 },	/* Data Prefetcher :cancelled */
+	},
+	[C(L1I)] = {
+		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x0080,	/* Instruction cache fetches */
+				     [C(RESULT_MISS)]   = 0x0081 },	/* Instruction cache misses */
+	},
+	[C(LL)] = {
+		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x037d,	/* Requests to L2 Cache :IC+DC */
+				     [C(RESULT_MISS)]   = 0x037e },	/* L2 Cache Misses : IC+DC */
+		[C(OP_WRITE)]	 = { [C(RESULT_ACCESS)] = 0x017f },	/* L2 Fill/Writeback */
+	},
+	[C(DTLB)] = {
+		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x0040,	/* Data Cache Accesses */
+				     [C(RESULT_MISS)]   = 0x0746 },	/* L1_DTLB_AND_L2_DLTB_MISS.ALL */
+	},
+	[C(ITLB)] = {
+		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x0080,	/* Instruction fetches */
+				     [C(RESULT_MISS)]   = 0x0385 },	/* L1_ITLB_AND_L2_ITLB_MISS.ALL */
+	},
+	[C(BPU)] = {
+		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x00c2,	/* Retired Branch Instr. */
+				     [C(RESULT_MISS)]   = 0x00c3 },	/* Retired Mispredicted BI */
+	},
+};
+
+/* Zen: family 17h and later */
+static const x86_cache_map_t amd_zen_cache_map = {
+	[C(L1D)] = {
+		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x0040,	/* Data Cache Accesses */
+				     [C(RESULT_MISS)]   = 0xc860 },	/* L2$ access from DC Miss */
+		[C(OP_PREFETCH)] = { [C(RESULT_ACCESS)] = 0xff5a },	/* h/w prefetch DC Fills */
+	},
+	[C(L1I)] = {
+		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x0080,	/* Instruction cache fetches */
+				     [C(RESULT_MISS)]   = 0x0081 },	/* Instruction cache misses */
+	},
+	[C(DTLB)] = {
+		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0xff45,	/* All L2 DTLB accesses */
+				     [C(RESULT_MISS)]   = 0xf045 },	/* L2 DTLB misses (PT walks) */
+	},
+	[C(ITLB)] = {
+		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x0084,	/* L1 ITLB misses, L2 ITLB hits */
+				     [C(RESULT_MISS)]   = 0xff85 },	/* L1 ITLB misses, L2 misses */
+	},
+	[C(BPU)] = {
+		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x00c2,	/* Retired Branch Instr. */
+				     [C(RESULT_MISS)]   = 0x00c3 },	/* Retired Mispredicted BI */
+	},
+};
+
+/* the generic events by family: before Zen, Zen 1, Zen 2 and later */
+static void __init amd_hw_map(struct x86_core *core)
+{
+	u64 *map = core->hw_map;
+
+	map[PERF_COUNT_HW_CPU_CYCLES] = 0x0076;
+	map[PERF_COUNT_HW_INSTRUCTIONS] = 0x00c0;
+	map[PERF_COUNT_HW_BRANCH_INSTRUCTIONS] = 0x00c2;
+	map[PERF_COUNT_HW_BRANCH_MISSES] = 0x00c3;
+
+	if (boot_cpu_data.x86 < 0x17) {
+		map[PERF_COUNT_HW_CACHE_REFERENCES] = 0x077d;
+		map[PERF_COUNT_HW_CACHE_MISSES] = 0x077e;
+		map[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND] = 0x00d0;
+		map[PERF_COUNT_HW_STALLED_CYCLES_BACKEND] = 0x00d1;
+		core->cache_map = &amd_k10_cache_map;
+		return;
+	}
+
+	map[PERF_COUNT_HW_CACHE_REFERENCES] = 0xff60;
+	map[PERF_COUNT_HW_CACHE_MISSES] = 0x0964;
+	if (boot_cpu_data.x86 == 0x17 && boot_cpu_data.x86_model < 0x30) {
+		map[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND] = 0x0287;
+		map[PERF_COUNT_HW_STALLED_CYCLES_BACKEND] = 0x0187;
+	} else {
+		map[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND] = 0x00a9;
+	}
+	core->cache_map = &amd_zen_cache_map;
+}
+
+/**
+ * amd_core_probe - describe an AMD (or Hygon) CPU's core counters
+ * @core: filled in on success
+ *
+ * Context: boot CPU, at early_initcall.
+ * Return: 0, or -ENODEV on other vendors and families before 6.
+ */
+int __init amd_core_probe(struct x86_core *core)
+{
+	unsigned int nr = AMD64_NUM_COUNTERS;
+
+	if ((boot_cpu_data.x86_vendor != X86_VENDOR_AMD &&
+	     boot_cpu_data.x86_vendor != X86_VENDOR_HYGON) ||
+	    boot_cpu_data.x86 < 6)
+		return -ENODEV;
+
+	core->vendor = "AMD";
+	core->gp_width = 48;
+	core->max_period = (1ULL << 47) - 1;
+	core->raw_mask = AMD64_RAW_EVENT_MASK;
+	core->format = amd_format;
+	core->evtsel_msr = MSR_K7_EVNTSEL0;
+	core->ctr_msr = MSR_K7_PERFCTR0;
+	core->msr_stride = 1;
+	core->gated = true;
+	core->ops = &amd_gated_ops;
+
+	if (boot_cpu_has(X86_FEATURE_PERFCTR_CORE)) {
+		nr = AMD64_NUM_COUNTERS_CORE;
+		core->evtsel_msr = MSR_F15H_PERF_CTL;
+		core->ctr_msr = MSR_F15H_PERF_CTR;
+		core->msr_stride = 2;
+	}
+
+	if (boot_cpu_has(X86_FEATURE_PERFCTR_CORE) &&
+	    boot_cpu_has(X86_FEATURE_PERFMON_V2)) {
+		union cpuid_0x80000022_ebx ebx;
+
+		ebx.full = cpuid_ebx(0x80000022);
+		nr = clamp_t(unsigned int, ebx.split.num_core_pmc, 1,
+			     AMD64_NUM_COUNTERS_CORE);
+		core->version = 2;
+		core->gated = false;
+		core->ops = &amd_v2_ops;
+	}
+
+	core->gp = GENMASK_ULL(nr - 1, 0);
+	amd_hw_map(core);
+	return 0;
+}

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * x86 perf_events: which counter an event goes on.
+ *
+ * Every event has a set of counters that can count it: the general-purpose
+ * ones unless the model restricts the event (struct x86_constraint), plus
+ * the fixed-function counter that counts the same thing, if any. Placing a
+ * set of events is a matching problem; we solve it greedily, placing the
+ * events with the fewest choices first. That finds a placement whenever the
+ * choices are nested (a restricted event's counters are a subset of an
+ * unrestricted one's), which covers the constraints real models have; a
+ * set it misses is multiplexed rather than refused, since the core retries
+ * with fewer groups.
+ *
+ * Nothing here touches hardware; hw.c applies the result.
+ */
+
+#include <linux/bitops.h>
+#include <linux/perf_event.h>
+
+#include "pmu.h"
+
+/**
+ * x86_allowed_counters - the counters that can count an event select
+ * @core: the PMU
+ * @config: the event's control value (hw.config)
+ *
+ * Context: any; reads only boot-time tables.
+ * Return: a set of counter indexes, possibly empty.
+ */
+u64 x86_allowed_counters(const struct x86_core *core, u64 config)
+{
+	const struct x86_constraint *c = core->constraints;
+	u64 gp = core->gp, fixed = 0;
+
+	if (core->ops->fixed_for)
+		fixed = core->ops->fixed_for(config) & core->fixed;
+
+	for (; c && c->mask; c++) {
+		if ((config & c->mask) == c->code) {
+			gp &= c->cntrs;
+			break;
+		}
+	}
+	return gp | fixed;
+}
+
+/* take one counter of @avail: a fixed one when possible, else the lowest */
+static int x86_pick(u64 avail)
+{
+	u64 fixed = avail & GENMASK_ULL(63, INTEL_PMC_IDX_FIXED);
+
+	return __ffs64(fixed ? fixed : avail);
+}
+
+/**
+ * x86_assign - place events on counters
+ * @allowed: for each event, the counters it may use
+ * @n: the number of events
+ * @busy: counters not available to any of them
+ * @idx: out: the counter of each event, valid only on success
+ *
+ * The events with the fewest allowed counters are placed first (ties in
+ * the order given), each on a free fixed counter if it may use one, else
+ * on its lowest free general-purpose counter.
+ *
+ * Context: any; pure.
+ * Return: 0 when every event got a counter, -EAGAIN otherwise.
+ */
+int x86_assign(u64 *allowed, int n, u64 busy, int *idx)
+{
+	int order[X86_NR_IDX];
+	int i, j;
+
+	if (n > X86_NR_IDX)
+		return -EAGAIN;
+
+	/* insertion sort by weight: n is at most a few dozen */
+	for (i = 0; i < n; i++) {
+		int w = hweight64(allowed[i]);
+
+		for (j = i; j > 0 && hweight64(allowed[order[j - 1]]) > w; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+
+	for (i = 0; i < n; i++) {
+		int e = order[i];
+		u64 avail = allowed[e] & ~busy;
+
+		if (!avail)
+			return -EAGAIN;
+		idx[e] = x86_pick(avail);
+		busy |= BIT_ULL(idx[e]);
+	}
+	return 0;
+}
+
+/*
+ * Whether the core would try to put @m on a counter along with its group:
+ * members of another hardware PMU never share a group with ours, software
+ * members take no counter, and members that are off (and will not be
+ * switched on by exec) or dead are not scheduled.
+ */
+static int x86_member_counts(struct perf_event *event, struct perf_event *m)
+{
+	if (is_software_event(m) || m->pmu->task_ctx_nr == perf_sw_context)
+		return 0;
+	if (m->pmu != event->pmu)
+		return -EINVAL;
+	if (m->state < PERF_EVENT_STATE_OFF)
+		return 0;
+	if (m->state == PERF_EVENT_STATE_OFF && !m->attr.enable_on_exec)
+		return 0;
+	return 1;
+}
+
+/**
+ * x86_validate_group - refuse a group that could never be scheduled
+ * @event: the new event, already initialised; its group_leader is set
+ *
+ * Places the group, with @event in it, on an otherwise empty PMU. A group
+ * that does not fit there never will, so perf_event_open() fails now
+ * instead of leaving a group that never counts.
+ *
+ * Context: process context, from event_init before @event joins the group.
+ * Return: 0, or -EINVAL.
+ */
+int x86_validate_group(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+	struct perf_event *m;
+	u64 allowed[X86_NR_IDX];
+	int idx[X86_NR_IDX];
+	int n = 0, ret;
+
+	ret = x86_member_counts(event, leader);
+	if (ret < 0)
+		return ret;
+	if (ret)
+		allowed[n++] = x86_allowed_counters(&x86_core, leader->hw.config);
+
+	if (leader != event) {
+		for_each_sibling_event(m, leader) {
+			ret = x86_member_counts(event, m);
+			if (ret < 0)
+				return ret;
+			if (!ret)
+				continue;
+			if (n == X86_NR_IDX)
+				return -EINVAL;
+			allowed[n++] = x86_allowed_counters(&x86_core,
+							    m->hw.config);
+		}
+		if (n == X86_NR_IDX)
+			return -EINVAL;
+		allowed[n++] = x86_allowed_counters(&x86_core,
+						    event->hw.config);
+	}
+
+	return x86_assign(allowed, n, 0, idx) ? -EINVAL : 0;
+}

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * x86 perf_events: events on counters.
+ *
+ * The struct pmu callbacks that put an event on one of this CPU's
+ * counters, start and stop it, and fold what the counter counted into
+ * event->count; and the enable/disable pair the core brackets scheduling
+ * with. All of it runs on the CPU that owns the counters with interrupts
+ * off; the PMI (pmi.c) can still arrive in NMI between any two
+ * instructions, which is why prev_count is only ever exchanged with
+ * cmpxchg and a counter is stopped before its slot is changed.
+ *
+ * A counter counts up from minus what is left of the period and
+ * interrupts when it wraps through 0; the kernel's copy of the last value
+ * read (hw.prev_count) makes every read a delta, independent of where
+ * the counter started.
+ */
+
+#include <linux/bitops.h>
+#include <linux/lockdep.h>
+#include <linux/perf_event.h>
+
+#include <asm/msr.h>
+
+#include "pmu.h"
+
+DEFINE_PER_CPU(struct x86_cpu_pmu, x86_cpu_pmu);
+
+/**
+ * x86_counter_msrs - point an event's hw state at counter @idx
+ * @hwc: the event's hardware state
+ * @idx: a counter index (GP from 0, fixed from 32)
+ *
+ * Sets hw.idx, the count MSR (event_base), the control MSR (config_base;
+ * the shared fixed-counter control for a fixed counter) and the RDPMC
+ * index: fixed counters are read with bit 30 set.
+ *
+ * Context: any; no hardware access.
+ */
+void x86_counter_msrs(struct hw_perf_event *hwc, int idx)
+{
+	hwc->idx = idx;
+	if (X86_IS_FIXED(idx)) {
+		int i = idx - INTEL_PMC_IDX_FIXED;
+
+		hwc->config_base = MSR_ARCH_PERFMON_FIXED_CTR_CTRL;
+		hwc->event_base = MSR_ARCH_PERFMON_FIXED_CTR0 + i;
+		hwc->event_base_rdpmc = INTEL_PMC_FIXED_RDPMC_BASE | i;
+	} else {
+		hwc->config_base = x86_gp_evtsel(&x86_core, idx);
+		hwc->event_base = x86_gp_ctr(&x86_core, idx);
+		hwc->event_base_rdpmc = idx;
+	}
+}
+
+/**
+ * x86_event_update - fold the counter's progress into the event
+ * @event: an event on a counter of this CPU
+ *
+ * Context: the counter's CPU, interrupts off or in NMI.
+ * Return: the raw counter value read.
+ */
+u64 x86_event_update(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 mask = x86_cntr_mask(&x86_core, hwc->idx);
+	u64 prev, now, delta;
+
+	/* a PMI between the read and the exchange must not count twice */
+	do {
+		prev = local64_read(&hwc->prev_count);
+		now = native_read_pmc(hwc->event_base_rdpmc);
+	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
+
+	delta = (now - prev) & mask;
+	local64_add(delta, &event->count);
+	local64_sub(delta, &hwc->period_left);
+	return now;
+}
+
+/**
+ * x86_set_period - program the counter to wrap at the end of the period
+ * @event: an event on a counter of this CPU, its counter not counting
+ *
+ * The longest distance one write can set is the PMU's max_period (legacy
+ * counter writes take 32 sign-extended bits); a longer period is covered
+ * by several wraps, of which only the last is a sample. Two events is the
+ * shortest distance: a counter written to -1 may not interrupt reliably.
+ *
+ * Context: the counter's CPU, interrupts off or in NMI.
+ * Return: true when a period had ended (the caller's overflow is a sample).
+ */
+bool x86_set_period(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 mask = x86_cntr_mask(&x86_core, hwc->idx);
+	bool elapsed = perf_hw_period_advance(hwc);
+	s64 left = local64_read(&hwc->period_left);
+	u64 val;
+
+	if (left > (s64)x86_core.max_period)
+		left = x86_core.max_period;
+	if (left < 2)
+		left = 2;
+
+	val = (u64)(-left) & mask;
+	local64_set(&hwc->prev_count, val);
+	wrmsrl(hwc->event_base, val);
+	perf_event_update_userpage(event);
+	return elapsed;
+}
+
+/**
+ * x86_pmu_start - start counting an event that is on a counter
+ * @event: the event; hw.idx is valid
+ * @flags: PERF_EF_RELOAD; the period is reprogrammed in any case, since
+ *	the count lives in prev_count/period_left, not in the counter
+ *
+ * Context: the event's CPU, interrupts off.
+ */
+void x86_pmu_start(struct perf_event *event, int flags)
+{
+	struct x86_cpu_pmu *cpuc = this_cpu_ptr(&x86_cpu_pmu);
+	struct hw_perf_event *hwc = &event->hw;
+
+	lockdep_assert_irqs_disabled();
+	if (flags & PERF_EF_RELOAD)
+		WARN_ON_ONCE(!(hwc->state & PERF_HES_UPTODATE));
+	hwc->state = 0;
+
+	x86_set_period(event);
+	cpuc->running |= BIT_ULL(hwc->idx);
+	if (x86_core.gated) {
+		/* the counter's own enable is the only gate */
+		if (!cpuc->frozen)
+			x86_core.ops->program(event, true);
+		return;
+	}
+	x86_core.ops->program(event, true);
+	/* outside a disabled section nobody else sets the global enable */
+	if (!cpuc->frozen)
+		x86_core.ops->enable_all(cpuc);
+}
+
+/**
+ * x86_pmu_stop - stop counting an event, keeping its counter
+ * @event: the event; hw.idx is valid
+ * @flags: PERF_EF_UPDATE; the count is always folded in, as ->start
+ *	reprograms the counter from scratch
+ *
+ * Context: the event's CPU, interrupts off or in NMI (throttling).
+ */
+void x86_pmu_stop(struct perf_event *event, int flags)
+{
+	struct x86_cpu_pmu *cpuc = this_cpu_ptr(&x86_cpu_pmu);
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (hwc->state & PERF_HES_STOPPED)
+		return;
+
+	x86_core.ops->program(event, false);
+	cpuc->running &= ~BIT_ULL(hwc->idx);
+	x86_event_update(event);
+	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+/* put @event on counter @idx, which is free */
+static void x86_place(struct x86_cpu_pmu *cpuc, struct perf_event *event,
+		      int idx)
+{
+	u64 bit = BIT_ULL(idx);
+
+	x86_counter_msrs(&event->hw, idx);
+	cpuc->events[idx] = event;
+	cpuc->used |= bit;
+	cpuc->dirty &= ~bit;
+	if (event->attr.exclude_host)
+		cpuc->guest_only |= bit;
+	if (event->attr.exclude_guest)
+		cpuc->host_only |= bit;
+}
+
+/* take @event off its counter, which it has stopped */
+static void x86_unplace(struct x86_cpu_pmu *cpuc, struct perf_event *event)
+{
+	int idx = event->hw.idx;
+	u64 bit = BIT_ULL(idx);
+
+	cpuc->events[idx] = NULL;
+	cpuc->used &= ~bit;
+	cpuc->guest_only &= ~bit;
+	cpuc->host_only &= ~bit;
+	cpuc->dirty |= bit;
+	event->hw.idx = -1;
+}
+
+/*
+ * No free counter suits @event: place it and every event already here
+ * from scratch, and move those whose counter changes. Each moved event is
+ * stopped (its count folded in) before any is put back, so no two share
+ * a counter at any time. Returns @event's counter or -EAGAIN.
+ */
+static int x86_repack(struct x86_cpu_pmu *cpuc, struct perf_event *event,
+		      u64 allowed_new)
+{
+	struct perf_event *ev[X86_NR_IDX];
+	u64 allowed[X86_NR_IDX], was_running = 0;
+	int idx[X86_NR_IDX];
+	unsigned long bit;
+	int i, n = 0;
+
+	for_each_set_bit(bit, (unsigned long *)&cpuc->used, X86_NR_IDX) {
+		ev[n] = cpuc->events[bit];
+		allowed[n] = x86_allowed_counters(&x86_core, ev[n]->hw.config);
+		n++;
+	}
+	if (n == X86_NR_IDX)
+		return -EAGAIN;
+	allowed[n] = allowed_new;
+	if (x86_assign(allowed, n + 1, 0, idx))
+		return -EAGAIN;
+
+	for (i = 0; i < n; i++) {
+		if (idx[i] == ev[i]->hw.idx)
+			continue;
+		if (!(ev[i]->hw.state & PERF_HES_STOPPED))
+			was_running |= BIT_ULL(i);
+		x86_pmu_stop(ev[i], PERF_EF_UPDATE);
+		x86_unplace(cpuc, ev[i]);
+	}
+	for (i = 0; i < n; i++) {
+		if (ev[i]->hw.idx >= 0)
+			continue;
+		x86_place(cpuc, ev[i], idx[i]);
+		if (was_running & BIT_ULL(i))
+			x86_pmu_start(ev[i], PERF_EF_RELOAD);
+		perf_event_update_userpage(ev[i]);
+	}
+	return idx[n];
+}
+
+/**
+ * x86_pmu_add - put an event on a counter of this CPU
+ * @event: the event
+ * @flags: PERF_EF_START to start counting right away
+ *
+ * A free counter the event may use is taken; when none is free the
+ * events already here are re-placed if that makes room (x86_repack()).
+ *
+ * Context: the CPU the event is scheduled in on, interrupts off, the
+ * context lock held; usually within pmu_disable/pmu_enable.
+ * Return: 0, or -EAGAIN when it does not fit (the core multiplexes).
+ */
+int x86_pmu_add(struct perf_event *event, int flags)
+{
+	struct x86_cpu_pmu *cpuc = this_cpu_ptr(&x86_cpu_pmu);
+	struct hw_perf_event *hwc = &event->hw;
+	u64 allowed = x86_allowed_counters(&x86_core, hwc->config);
+	int idx;
+
+	lockdep_assert_irqs_disabled();
+	if (x86_assign(&allowed, 1, cpuc->used, &idx)) {
+		idx = x86_repack(cpuc, event, allowed);
+		if (idx < 0)
+			return idx;
+	}
+
+	x86_place(cpuc, event, idx);
+	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		x86_pmu_start(event, PERF_EF_RELOAD);
+	perf_event_update_userpage(event);
+	return 0;
+}
+
+/**
+ * x86_pmu_del - take an event off its counter
+ * @event: the event
+ * @flags: unused; the count is always brought up to date
+ *
+ * The counter is left holding the event's last value, so it is marked
+ * dirty: perf_clear_dirty_counters() zeroes it before a task that may
+ * read counters with RDPMC runs here.
+ *
+ * Context: the event's CPU, interrupts off, the context lock held.
+ */
+void x86_pmu_del(struct perf_event *event, int flags)
+{
+	struct x86_cpu_pmu *cpuc = this_cpu_ptr(&x86_cpu_pmu);
+
+	lockdep_assert_irqs_disabled();
+	x86_pmu_stop(event, PERF_EF_UPDATE);
+	x86_unplace(cpuc, event);
+	perf_event_update_userpage(event);
+}
+
+/**
+ * x86_pmu_read - bring event->count up to date
+ * @event: an active event
+ *
+ * Context: the event's CPU, interrupts off.
+ */
+void x86_pmu_read(struct perf_event *event)
+{
+	if (!(event->hw.state & PERF_HES_STOPPED))
+		x86_event_update(event);
+}
+
+/**
+ * x86_pmu_enable - let this CPU's counters run again
+ * @pmu: the core PMU
+ *
+ * Context: local CPU, interrupts off; pairs with x86_pmu_disable(), which
+ * the core does not nest.
+ */
+void x86_pmu_enable(struct pmu *pmu)
+{
+	struct x86_cpu_pmu *cpuc = this_cpu_ptr(&x86_cpu_pmu);
+
+	lockdep_assert_irqs_disabled();
+	cpuc->frozen = false;
+	if (cpuc->running)
+		x86_core.ops->enable_all(cpuc);
+}
+
+/**
+ * x86_pmu_disable - freeze this CPU's counters
+ * @pmu: the core PMU
+ *
+ * With nothing counting there is nothing to freeze and no MSR is written.
+ *
+ * Context: as x86_pmu_enable().
+ */
+void x86_pmu_disable(struct pmu *pmu)
+{
+	struct x86_cpu_pmu *cpuc = this_cpu_ptr(&x86_cpu_pmu);
+
+	lockdep_assert_irqs_disabled();
+	cpuc->frozen = true;
+	if (cpuc->running)
+		x86_core.ops->disable_all(cpuc);
+}
+
+/**
+ * x86_gate_enable_all - start every running counter by its own enable bit
+ * @cpuc: this CPU's counters
+ *
+ * For PMUs without a global enable (Intel v1, AMD before PerfMonV2).
+ * Context: local CPU, interrupts off or in NMI.
+ */
+void x86_gate_enable_all(struct x86_cpu_pmu *cpuc)
+{
+	unsigned long idx;
+
+	for_each_set_bit(idx, (unsigned long *)&cpuc->running, X86_NR_IDX)
+		x86_core.ops->program(cpuc->events[idx], true);
+}
+
+/**
+ * x86_gate_disable_all - stop every running counter by its own enable bit
+ * @cpuc: this CPU's counters
+ *
+ * Context: as x86_gate_enable_all().
+ */
+void x86_gate_disable_all(struct x86_cpu_pmu *cpuc)
+{
+	unsigned long idx;
+
+	for_each_set_bit(idx, (unsigned long *)&cpuc->running, X86_NR_IDX)
+		x86_core.ops->program(cpuc->events[idx], false);
+}

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * x86 perf_events: the performance-monitoring interrupt.
+ *
+ * A counter that wraps raises the local APIC's LVTPC interrupt, which we
+ * program as NMI (perf_events_lapic_init()), so that samples can be taken
+ * in code that runs with interrupts off. The handler runs on the CPU
+ * whose counter wrapped, in NMI: it may interrupt any of hw.c's callbacks
+ * between two instructions, takes no locks, and leaves the PMU exactly as
+ * enabled or disabled as it found it.
+ *
+ * Order of work: freeze the counters (so the members of a group are
+ * sampled at one instant and nothing wraps while we look), read which
+ * counters wrapped and clear that status, handle each, unfreeze, and
+ * finally unmask LVTPC (Intel masks it when it delivers the PMI). Since
+ * the counters are frozen from before the status is read until after it
+ * is cleared, clearing it early loses no overflow.
+ */
+
+#include <linux/bitops.h>
+#include <linux/perf_event.h>
+#include <linux/sched/clock.h>
+
+#include <asm/apic.h>
+#include <asm/hardirq.h>
+#include <asm/nmi.h>
+
+#include "pmu.h"
+
+/**
+ * x86_gate_overflowed - the running counters that have wrapped
+ * @cpuc: this CPU's counters
+ *
+ * For PMUs with no overflow status register (Intel v1, AMD before
+ * PerfMonV2). A counter is written to minus what is left of its period,
+ * so its top bit stays set until it wraps through 0; a clear top bit
+ * means it wrapped. The interrupt of a counter stopped since is lost with
+ * this method, but stopping folded its count in already.
+ *
+ * Context: local CPU, in NMI with the counters frozen.
+ * Return: the set of wrapped counters.
+ */
+u64 x86_gate_overflowed(struct x86_cpu_pmu *cpuc)
+{
+	u64 top = BIT_ULL(x86_core.gp_width - 1);
+	unsigned long idx;
+	u64 wrapped = 0;
+
+	for_each_set_bit(idx, (unsigned long *)&cpuc->running, X86_NR_IDX) {
+		struct hw_perf_event *hwc = &cpuc->events[idx]->hw;
+
+		if (!(native_read_pmc(hwc->event_base_rdpmc) & top))
+			wrapped |= BIT_ULL(idx);
+	}
+	return wrapped;
+}
+
+/**
+ * x86_gate_ack - nothing to clear
+ * @cntrs: the counters x86_gate_overflowed() found wrapped
+ *
+ * Without a status register the wrap is in the counter itself, and the
+ * handler clears it by programming the next period.
+ */
+void x86_gate_ack(u64 cntrs)
+{
+}
+
+/* the overflow of one counter; returns whether it was ours to handle */
+static bool x86_pmi_counter(struct x86_cpu_pmu *cpuc, int idx,
+			    struct pt_regs *regs)
+{
+	struct perf_event *event = cpuc->events[idx];
+	struct perf_sample_data data;
+	struct hw_perf_event *hwc;
+
+	/* a counter freed, or stopped, after it wrapped */
+	if (!event)
+		return false;
+	hwc = &event->hw;
+	if (hwc->state & PERF_HES_STOPPED)
+		return true;
+
+	x86_event_update(event);
+	if (!is_sampling_event(event)) {
+		/* the fold of a counting event: no sample */
+		x86_set_period(event);
+		return true;
+	}
+
+	perf_sample_data_init(&data, 0, hwc->last_period);
+	if (!x86_set_period(event))
+		return true;
+	/* non-zero: throttled or at its event limit, so stop it */
+	if (perf_event_overflow(event, &data, regs))
+		x86_pmu_stop(event, 0);
+	return true;
+}
+
+static int x86_pmi_handler(unsigned int cmd, struct pt_regs *regs)
+{
+	struct x86_cpu_pmu *cpuc = this_cpu_ptr(&x86_cpu_pmu);
+	const struct x86_core_ops *ops = x86_core.ops;
+	unsigned long idx;
+	u64 start, wrapped;
+	int handled = 0;
+
+	/* no event of ours exists anywhere: not our NMI */
+	if (!atomic_read(&x86_nr_events))
+		return NMI_DONE;
+
+	start = sched_clock();
+	ops->disable_all(cpuc);
+	wrapped = ops->overflowed(cpuc);
+	if (wrapped)
+		ops->ack(wrapped);
+
+	for_each_set_bit(idx, (unsigned long *)&wrapped, X86_NR_IDX)
+		handled += x86_pmi_counter(cpuc, idx, regs);
+
+	if (!cpuc->frozen)
+		ops->enable_all(cpuc);
+	/* Intel masks LVTPC on delivery; AMD leaves it as it was */
+	apic_write(APIC_LVTPC, APIC_DM_NMI);
+
+	if (!wrapped)
+		return NMI_DONE;
+	/* the "PMI" row of /proc/interrupts */
+	inc_irq_stat(apic_perf_irqs);
+	perf_sample_event_took(sched_clock() - start);
+	/*
+	 * Report how many counters we served: when more than one wrapped,
+	 * a second NMI may already be latched for the ones we handled, and
+	 * the NMI code then swallows one unclaimed NMI instead of calling
+	 * it unknown. A status bit without an event is still ours.
+	 */
+	return max(handled, 1);
+}
+
+/**
+ * x86_pmi_init - claim the PMI on every CPU
+ *
+ * Registers the NMI handler; perf_events_lapic_init() routes LVTPC to NMI
+ * on each CPU as it comes up.
+ *
+ * Context: boot, process context.
+ * Return: 0 or a negative errno.
+ */
+int x86_pmi_init(void)
+{
+	return register_nmi_handler(NMI_LOCAL, x86_pmi_handler, 0, "PMI");
+}

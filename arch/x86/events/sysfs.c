@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * x86 perf_events: the core PMU's sysfs directory,
+ * /sys/bus/event_source/devices/cpu.
+ *
+ *  format/  how a raw config is laid out (vendor-specific);
+ *  events/  the generic hardware events this CPU offers, spelled in that
+ *           format, so that "cpu/instructions/" and perf list work;
+ *  caps/    pmu_name (the model family the driver recognised) and
+ *           max_precise (0: no PEBS or IBS);
+ *  rdpmc    the user-space RDPMC policy (rdpmc.c).
+ */
+
+#include <linux/device.h>
+#include <linux/perf_event.h>
+#include <linux/sysfs.h>
+
+#include "pmu.h"
+
+static struct attribute_group x86_format_group = {
+	.name = "format",
+};
+
+/* an events/ entry: which PERF_COUNT_HW_* it shows */
+struct x86_event_attr {
+	struct device_attribute	attr;
+	unsigned int		id;
+};
+
+/*
+ * The event select in the format/ terms: event (with AMD's bits 32-35 as
+ * the high nibble of the select), umask, and the modifiers a generic
+ * event may use.
+ */
+static ssize_t x86_event_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	struct x86_event_attr *ea = container_of(attr, struct x86_event_attr,
+						 attr);
+	u64 sel = x86_core.hw_map[ea->id];
+	u64 code = (sel & ARCH_PERFMON_EVENTSEL_EVENT) |
+		   ((sel >> 24) & 0xf00);
+	u64 umask = (sel & ARCH_PERFMON_EVENTSEL_UMASK) >> 8;
+	u64 cmask = (sel & ARCH_PERFMON_EVENTSEL_CMASK) >> 24;
+	int len;
+
+	len = sysfs_emit(buf, "event=0x%02llx", code);
+	if (umask)
+		len += sysfs_emit_at(buf, len, ",umask=0x%02llx", umask);
+	if (sel & ARCH_PERFMON_EVENTSEL_EDGE)
+		len += sysfs_emit_at(buf, len, ",edge");
+	if (sel & ARCH_PERFMON_EVENTSEL_INV)
+		len += sysfs_emit_at(buf, len, ",inv");
+	if (cmask)
+		len += sysfs_emit_at(buf, len, ",cmask=0x%02llx", cmask);
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
+#define X86_EVENT_ATTR(_var, _name, _id)				\
+	static struct x86_event_attr x86_event_##_var = {		\
+		.attr = __ATTR(_name, 0444, x86_event_show, NULL),	\
+		.id = _id,						\
+	}
+
+X86_EVENT_ATTR(cycles, cpu-cycles, PERF_COUNT_HW_CPU_CYCLES);
+X86_EVENT_ATTR(instructions, instructions, PERF_COUNT_HW_INSTRUCTIONS);
+X86_EVENT_ATTR(cache_refs, cache-references, PERF_COUNT_HW_CACHE_REFERENCES);
+X86_EVENT_ATTR(cache_misses, cache-misses, PERF_COUNT_HW_CACHE_MISSES);
+X86_EVENT_ATTR(branches, branch-instructions,
+	       PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+X86_EVENT_ATTR(branch_misses, branch-misses, PERF_COUNT_HW_BRANCH_MISSES);
+X86_EVENT_ATTR(bus_cycles, bus-cycles, PERF_COUNT_HW_BUS_CYCLES);
+X86_EVENT_ATTR(stalled_front, stalled-cycles-frontend,
+	       PERF_COUNT_HW_STALLED_CYCLES_FRONTEND);
+X86_EVENT_ATTR(stalled_back, stalled-cycles-backend,
+	       PERF_COUNT_HW_STALLED_CYCLES_BACKEND);
+X86_EVENT_ATTR(ref_cycles, ref-cycles, PERF_COUNT_HW_REF_CPU_CYCLES);
+
+static struct attribute *x86_event_attrs[] = {
+	&x86_event_cycles.attr.attr,
+	&x86_event_instructions.attr.attr,
+	&x86_event_cache_refs.attr.attr,
+	&x86_event_cache_misses.attr.attr,
+	&x86_event_branches.attr.attr,
+	&x86_event_branch_misses.attr.attr,
+	&x86_event_bus_cycles.attr.attr,
+	&x86_event_stalled_front.attr.attr,
+	&x86_event_stalled_back.attr.attr,
+	&x86_event_ref_cycles.attr.attr,
+	NULL,
+};
+
+/* only the generic events this CPU has an event select for */
+static umode_t x86_event_visible(struct kobject *kobj, struct attribute *a,
+				 int n)
+{
+	struct x86_event_attr *ea = container_of(a, struct x86_event_attr,
+						 attr.attr);
+
+	return x86_core.hw_map[ea->id] ? a->mode : 0;
+}
+
+static const struct attribute_group x86_events_group = {
+	.name = "events",
+	.attrs = x86_event_attrs,
+	.is_visible = x86_event_visible,
+};
+
+static ssize_t pmu_name_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%s\n", x86_core.name);
+}
+static DEVICE_ATTR_RO(pmu_name);
+
+static ssize_t max_precise_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	/* precise_ip needs PEBS or IBS, which we do not drive */
+	return sysfs_emit(buf, "0\n");
+}
+static DEVICE_ATTR_RO(max_precise);
+
+static struct attribute *x86_caps_attrs[] = {
+	&dev_attr_pmu_name.attr,
+	&dev_attr_max_precise.attr,
+	NULL,
+};
+
+/* pmu_name only where the vendor names its PMUs (Intel) */
+static umode_t x86_caps_visible(struct kobject *kobj, struct attribute *a,
+				int n)
+{
+	if (a == &dev_attr_pmu_name.attr && !x86_core.name)
+		return 0;
+	return a->mode;
+}
+
+static const struct attribute_group x86_caps_group = {
+	.name = "caps",
+	.attrs = x86_caps_attrs,
+	.is_visible = x86_caps_visible,
+};
+
+static struct attribute *x86_common_attrs[] = {
+	&dev_attr_rdpmc.attr,
+	NULL,
+};
+
+static const struct attribute_group x86_common_group = {
+	.attrs = x86_common_attrs,
+};
+
+/* the groups of the "cpu" PMU; x86_sysfs_init() fills in format/ */
+const struct attribute_group *x86_attr_groups[] = {
+	&x86_format_group,
+	&x86_events_group,
+	&x86_caps_group,
+	&x86_common_group,
+	NULL,
+};
+
+/**
+ * x86_sysfs_init - take the vendor's format attributes
+ *
+ * Context: boot, before the PMU is registered.
+ */
+void x86_sysfs_init(void)
+{
+	x86_format_group.attrs = x86_core.format;
+}
