@@ -127,4 +127,5 @@ static struct kunit_suite x86_counters_suite = {
 	.name = "perf_x86_counters",
 	.test_cases = x86_counters_cases,
 };
+
 kunit_test_suite(x86_counters_suite);

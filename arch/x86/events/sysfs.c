@@ -59,23 +59,26 @@ static ssize_t x86_event_show(struct device *dev,
 
 #define X86_EVENT_ATTR(_var, _name, _id)				\
 	static struct x86_event_attr x86_event_##_var = {		\
-		.attr = __ATTR(_name, 0444, x86_event_show, NULL),	\
+		.attr = {						\
+			.attr = { .name = _name, .mode = 0444 },	\
+			.show = x86_event_show,				\
+		},							\
 		.id = _id,						\
 	}
 
-X86_EVENT_ATTR(cycles, cpu-cycles, PERF_COUNT_HW_CPU_CYCLES);
-X86_EVENT_ATTR(instructions, instructions, PERF_COUNT_HW_INSTRUCTIONS);
-X86_EVENT_ATTR(cache_refs, cache-references, PERF_COUNT_HW_CACHE_REFERENCES);
-X86_EVENT_ATTR(cache_misses, cache-misses, PERF_COUNT_HW_CACHE_MISSES);
-X86_EVENT_ATTR(branches, branch-instructions,
+X86_EVENT_ATTR(cycles, "cpu-cycles", PERF_COUNT_HW_CPU_CYCLES);
+X86_EVENT_ATTR(instructions, "instructions", PERF_COUNT_HW_INSTRUCTIONS);
+X86_EVENT_ATTR(cache_refs, "cache-references", PERF_COUNT_HW_CACHE_REFERENCES);
+X86_EVENT_ATTR(cache_misses, "cache-misses", PERF_COUNT_HW_CACHE_MISSES);
+X86_EVENT_ATTR(branches, "branch-instructions",
 	       PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
-X86_EVENT_ATTR(branch_misses, branch-misses, PERF_COUNT_HW_BRANCH_MISSES);
-X86_EVENT_ATTR(bus_cycles, bus-cycles, PERF_COUNT_HW_BUS_CYCLES);
-X86_EVENT_ATTR(stalled_front, stalled-cycles-frontend,
+X86_EVENT_ATTR(branch_misses, "branch-misses", PERF_COUNT_HW_BRANCH_MISSES);
+X86_EVENT_ATTR(bus_cycles, "bus-cycles", PERF_COUNT_HW_BUS_CYCLES);
+X86_EVENT_ATTR(stalled_front, "stalled-cycles-frontend",
 	       PERF_COUNT_HW_STALLED_CYCLES_FRONTEND);
-X86_EVENT_ATTR(stalled_back, stalled-cycles-backend,
+X86_EVENT_ATTR(stalled_back, "stalled-cycles-backend",
 	       PERF_COUNT_HW_STALLED_CYCLES_BACKEND);
-X86_EVENT_ATTR(ref_cycles, ref-cycles, PERF_COUNT_HW_REF_CPU_CYCLES);
+X86_EVENT_ATTR(ref_cycles, "ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES);
 
 static struct attribute *x86_event_attrs[] = {
 	&x86_event_cycles.attr.attr,

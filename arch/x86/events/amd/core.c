@@ -187,58 +187,36 @@ static struct attribute *amd_format[] = {
 
 /* families 10h to 16h */
 static const x86_cache_map_t amd_k10_cache_map = {
-	[C(L1D)] = {
-		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x0040,	/* Data Cache Accesses */
-				     [C(RESULT_MISS)]   = 0x0141 },	/* Data Cache Misses */
-		[C(OP_PREFETCH)] = { [C(RESULT_ACCESS)] = 0x0267,	/* Data Prefetcher :attempts */
-				     [C(RESULT_MISS)]   = 0x0167 },	/* Data Prefetcher :cancelled */
-	},
-	[C(L1I)] = {
-		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x0080,	/* Instruction cache fetches */
-				     [C(RESULT_MISS)]   = 0x0081 },	/* Instruction cache misses */
-	},
-	[C(LL)] = {
-		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x037d,	/* Requests to L2 Cache :IC+DC */
-				     [C(RESULT_MISS)]   = 0x037e },	/* L2 Cache Misses : IC+DC */
-		[C(OP_WRITE)]	 = { [C(RESULT_ACCESS)] = 0x017f },	/* L2 Fill/Writeback */
-	},
-	[C(DTLB)] = {
-		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x0040,	/* Data Cache Accesses */
-				     [C(RESULT_MISS)]   = 0x0746 },	/* L1_DTLB_AND_L2_DLTB_MISS.ALL */
-	},
-	[C(ITLB)] = {
-		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x0080,	/* Instruction fetches */
-				     [C(RESULT_MISS)]   = 0x0385 },	/* L1_ITLB_AND_L2_ITLB_MISS.ALL */
-	},
-	[C(BPU)] = {
-		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x00c2,	/* Retired Branch Instr. */
-				     [C(RESULT_MISS)]   = 0x00c3 },	/* Retired Mispredicted BI */
-	},
+	[C(L1D)][C(OP_READ)][C(RESULT_ACCESS)] = 0x0040,	/* Data Cache Accesses */
+	[C(L1D)][C(OP_READ)][C(RESULT_MISS)] = 0x0141,	/* Data Cache Misses */
+	[C(L1D)][C(OP_PREFETCH)][C(RESULT_ACCESS)] = 0x0267,	/* Data Prefetcher :attempts */
+	[C(L1D)][C(OP_PREFETCH)][C(RESULT_MISS)] = 0x0167,	/* Data Prefetcher :cancelled */
+	[C(L1I)][C(OP_READ)][C(RESULT_ACCESS)] = 0x0080,	/* Instruction cache fetches */
+	[C(L1I)][C(OP_READ)][C(RESULT_MISS)] = 0x0081,	/* Instruction cache misses */
+	[C(LL)][C(OP_READ)][C(RESULT_ACCESS)] = 0x037d,	/* Requests to L2 Cache :IC+DC */
+	[C(LL)][C(OP_READ)][C(RESULT_MISS)] = 0x037e,	/* L2 Cache Misses : IC+DC */
+	[C(LL)][C(OP_WRITE)][C(RESULT_ACCESS)] = 0x017f,	/* L2 Fill/Writeback */
+	[C(DTLB)][C(OP_READ)][C(RESULT_ACCESS)] = 0x0040,	/* Data Cache Accesses */
+	[C(DTLB)][C(OP_READ)][C(RESULT_MISS)] = 0x0746,	/* L1_DTLB_AND_L2_DLTB_MISS.ALL */
+	[C(ITLB)][C(OP_READ)][C(RESULT_ACCESS)] = 0x0080,	/* Instruction fetches */
+	[C(ITLB)][C(OP_READ)][C(RESULT_MISS)] = 0x0385,	/* L1_ITLB_AND_L2_ITLB_MISS.ALL */
+	[C(BPU)][C(OP_READ)][C(RESULT_ACCESS)] = 0x00c2,	/* Retired Branch Instr. */
+	[C(BPU)][C(OP_READ)][C(RESULT_MISS)] = 0x00c3,	/* Retired Mispredicted BI */
 };
 
 /* Zen: family 17h and later */
 static const x86_cache_map_t amd_zen_cache_map = {
-	[C(L1D)] = {
-		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x0040,	/* Data Cache Accesses */
-				     [C(RESULT_MISS)]   = 0xc860 },	/* L2$ access from DC Miss */
-		[C(OP_PREFETCH)] = { [C(RESULT_ACCESS)] = 0xff5a },	/* h/w prefetch DC Fills */
-	},
-	[C(L1I)] = {
-		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x0080,	/* Instruction cache fetches */
-				     [C(RESULT_MISS)]   = 0x0081 },	/* Instruction cache misses */
-	},
-	[C(DTLB)] = {
-		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0xff45,	/* All L2 DTLB accesses */
-				     [C(RESULT_MISS)]   = 0xf045 },	/* L2 DTLB misses (PT walks) */
-	},
-	[C(ITLB)] = {
-		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x0084,	/* L1 ITLB misses, L2 ITLB hits */
-				     [C(RESULT_MISS)]   = 0xff85 },	/* L1 ITLB misses, L2 misses */
-	},
-	[C(BPU)] = {
-		[C(OP_READ)]	 = { [C(RESULT_ACCESS)] = 0x00c2,	/* Retired Branch Instr. */
-				     [C(RESULT_MISS)]   = 0x00c3 },	/* Retired Mispredicted BI */
-	},
+	[C(L1D)][C(OP_READ)][C(RESULT_ACCESS)] = 0x0040,	/* Data Cache Accesses */
+	[C(L1D)][C(OP_READ)][C(RESULT_MISS)] = 0xc860,	/* L2$ access from DC Miss */
+	[C(L1D)][C(OP_PREFETCH)][C(RESULT_ACCESS)] = 0xff5a,	/* h/w prefetch DC Fills */
+	[C(L1I)][C(OP_READ)][C(RESULT_ACCESS)] = 0x0080,	/* Instruction cache fetches */
+	[C(L1I)][C(OP_READ)][C(RESULT_MISS)] = 0x0081,	/* Instruction cache misses */
+	[C(DTLB)][C(OP_READ)][C(RESULT_ACCESS)] = 0xff45,	/* All L2 DTLB accesses */
+	[C(DTLB)][C(OP_READ)][C(RESULT_MISS)] = 0xf045,	/* L2 DTLB misses (PT walks) */
+	[C(ITLB)][C(OP_READ)][C(RESULT_ACCESS)] = 0x0084,	/* L1 ITLB misses, L2 ITLB hits */
+	[C(ITLB)][C(OP_READ)][C(RESULT_MISS)] = 0xff85,	/* L1 ITLB misses, L2 misses */
+	[C(BPU)][C(OP_READ)][C(RESULT_ACCESS)] = 0x00c2,	/* Retired Branch Instr. */
+	[C(BPU)][C(OP_READ)][C(RESULT_MISS)] = 0x00c3,	/* Retired Mispredicted BI */
 };
 
 /* the generic events by family: before Zen, Zen 1, Zen 2 and later */
