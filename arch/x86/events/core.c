@@ -23,6 +23,7 @@
 #include <linux/printk.h>
 
 #include <asm/apic.h>
+#include <asm/msr.h>
 #include <asm/nmi.h>
 #include <asm/perf_event.h>
 
@@ -162,6 +163,23 @@ static int x86_cpu_dying(unsigned int cpu)
 	return 0;
 }
 
+/*
+ * Whether the counters CPUID describes are really there. A hypervisor may
+ * pass the CPUID leaves through without emulating the MSRs (QEMU's TCG
+ * reads unknown MSRs as 0 and drops writes to them, other hypervisors
+ * fault), so write a pattern into the first counter and read it back.
+ */
+static bool __init x86_counters_answer(void)
+{
+	unsigned int msr = x86_gp_ctr(&x86_core, 0);
+	u64 want = 0x5a5a, got;
+
+	if (wrmsrl_safe(msr, want) || rdmsrl_safe(msr, &got))
+		return false;
+	wrmsrl_safe(msr, 0);
+	return (got & x86_cntr_mask(&x86_core, 0)) == want;
+}
+
 static void __init x86_log_pmu(void)
 {
 	pr_info("%s PMU (%s): version %u, %u general counters (%u bits), %u fixed (%u bits)%s\n",
@@ -183,6 +201,15 @@ static int __init x86_core_pmu_init(void)
 	if (ret) {
 		memset(&x86_core, 0, sizeof(x86_core));
 		pr_info("no hardware PMU, software events only\n");
+		return 0;
+	}
+	if (!x86_counters_answer()) {
+		/* upstream's wording: tools and people grep boot logs for it */
+		if (boot_cpu_has(X86_FEATURE_HYPERVISOR))
+			pr_info("PMU not available due to virtualization, using software events only.\n");
+		else
+			pr_err("Broken PMU hardware detected, using software events only.\n");
+		memset(&x86_core, 0, sizeof(x86_core));
 		return 0;
 	}
 	x86_log_pmu();

@@ -53,6 +53,21 @@ void x86_counter_msrs(struct hw_perf_event *hwc, int idx)
 	}
 }
 
+/*
+ * hw.prev_count holds the counter's last value as user space sees it:
+ * sign-extended from the counter's width, as the RDPMC read protocol of
+ * the user page does (count = offset + sign-extended RDPMC). The page's
+ * offset is count - prev_count, so whenever the core refreshes the page
+ * the two agree, however far the counter is from wrapping.
+ */
+static u64 x86_sext(u64 raw, int idx)
+{
+	unsigned int width = X86_IS_FIXED(idx) ? x86_core.fixed_width :
+						 x86_core.gp_width;
+
+	return (u64)sign_extend64(raw, width - 1);
+}
+
 /**
  * x86_event_update - fold the counter's progress into the event
  * @event: an event on a counter of this CPU
@@ -70,7 +85,8 @@ u64 x86_event_update(struct perf_event *event)
 	do {
 		prev = local64_read(&hwc->prev_count);
 		now = native_read_pmc(hwc->event_base_rdpmc);
-	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
+	} while (local64_cmpxchg(&hwc->prev_count, prev,
+				 x86_sext(now, hwc->idx)) != prev);
 
 	delta = (now - prev) & mask;
 	local64_add(delta, &event->count);
@@ -103,8 +119,8 @@ bool x86_set_period(struct perf_event *event)
 	if (left < 2)
 		left = 2;
 
+	local64_set(&hwc->prev_count, (u64)-left);
 	val = (u64)(-left) & mask;
-	local64_set(&hwc->prev_count, val);
 	wrmsrl(hwc->event_base, val);
 	perf_event_update_userpage(event);
 	return elapsed;
