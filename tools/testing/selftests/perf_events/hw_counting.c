@@ -926,13 +926,16 @@ TEST(x86_raw_cycles_equal_instructions)
  * The largest group the PMU holds: an event only general-purpose
  * counters take on each of them, and on Intel instructions, cycles and
  * ref-cycles on the three fixed counters. It opens whole; one member
- * more can never fit, so the open refuses it with EINVAL. Every member
- * then counts the same LOOP exactly: the instructions and cycles members
- * alike, the others nothing (the model counts no other event).
+ * more, of any of those kinds, can never fit, so the open refuses it
+ * with EINVAL. Every member then counts the same LOOP exactly: the
+ * instructions and cycles members alike, the others nothing (the model
+ * counts no other event).
  */
 TEST(x86_group_fills_every_counter)
 {
 	struct perf_event_attr attr;
+	const __u64 extra[] = { RAW_GP_ONLY, RAW_INSTRUCTIONS, RAW_CYCLES,
+				INTEL_REF_CYCLES };
 	int fd[MAX_GROUP], gp, fixed, ref, n = 0, i;
 	__u64 cfg[MAX_GROUP];
 	struct {
@@ -976,15 +979,15 @@ TEST(x86_group_fills_every_counter)
 					   (unsigned long long)cfg[i], n,
 					   strerror(errno));
 	}
-	attr.config = RAW_GP_ONLY;
+	/* one more member of any of those kinds has no counter left */
 	attr.disabled = 0;
-	EXPECT_EQ(-1, sys_perf_event_open(&attr, 0, -1, fd[0], 0))
-		TH_LOG("member %d opened: the PMU has no counter left", n + 1);
-	EXPECT_EQ(EINVAL, errno);
-	attr.config = RAW_INSTRUCTIONS;
-	EXPECT_EQ(-1, sys_perf_event_open(&attr, 0, -1, fd[0], 0))
-		TH_LOG("an instructions member %d opened", n + 1);
-	EXPECT_EQ(EINVAL, errno);
+	for (i = 0; i < (fixed >= 3 ? 4 : 3); i++) {
+		attr.config = extra[i];
+		EXPECT_EQ(-1, sys_perf_event_open(&attr, 0, -1, fd[0], 0))
+			TH_LOG("member %d (%#llx) opened", n + 1,
+			       (unsigned long long)extra[i]);
+		EXPECT_EQ(EINVAL, errno);
+	}
 
 	ASSERT_EQ(0, ioctl(fd[0], PERF_EVENT_IOC_ENABLE, 0));
 	hw_spin(LOOP_N);
