@@ -1088,6 +1088,31 @@ static int ring_samples(struct __test_metadata *_metadata, void *base)
 	return n;
 }
 
+/*
+ * The sampling tests take a sample every 1e5 instructions, 10000 a
+ * second of icount time. Earlier tests (a slow PMI under TCG) may have
+ * lowered perf_event_max_sample_rate below that, and the core would then
+ * throttle: raise it for the test and stop the lowering
+ * (perf_cpu_time_max_percent 0), then put both back.
+ */
+static long saved_rate = -1, saved_pct = -1;
+
+static void sampling_unthrottle(void)
+{
+	read_long(SYSCTL("perf_event_max_sample_rate"), &saved_rate);
+	read_long(SYSCTL("perf_cpu_time_max_percent"), &saved_pct);
+	write_long(SYSCTL("perf_event_max_sample_rate"), 100000);
+	write_long(SYSCTL("perf_cpu_time_max_percent"), 0);
+}
+
+static void sampling_restore(void)
+{
+	if (saved_pct >= 0)
+		write_long(SYSCTL("perf_cpu_time_max_percent"), saved_pct);
+	if (saved_rate >= 0)
+		write_long(SYSCTL("perf_event_max_sample_rate"), saved_rate);
+}
+
 static int open_sampling(struct __test_metadata *_metadata, __u64 period,
 			 void **ring)
 {
@@ -1124,6 +1149,7 @@ TEST(x86_sampling_exact_period)
 
 	if (!require_exact(_metadata))
 		return;
+	sampling_unthrottle();
 	fd = open_sampling(_metadata, PERIOD, &ring);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
@@ -1133,6 +1159,7 @@ TEST(x86_sampling_exact_period)
 	EXPECT_EQ(SAMPLE_LOOP / PERIOD, n);
 	perf_unmap_ring(ring, RING_PAGES);
 	close(fd);
+	sampling_restore();
 }
 
 /*
@@ -1149,6 +1176,7 @@ TEST(x86_refresh_stops_after_n)
 
 	if (!require_exact(_metadata))
 		return;
+	sampling_unthrottle();
 	fd = open_sampling(_metadata, PERIOD, &ring);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_REFRESH, 3));
@@ -1170,6 +1198,7 @@ TEST(x86_refresh_stops_after_n)
 	       (unsigned long long)read_count(_metadata, fd));
 	perf_unmap_ring(ring, RING_PAGES);
 	close(fd);
+	sampling_restore();
 }
 
 /*
@@ -1186,6 +1215,7 @@ TEST(x86_period_ioctl)
 
 	if (!require_exact(_metadata))
 		return;
+	sampling_unthrottle();
 	fd = open_sampling(_metadata, PERIOD, &ring);
 	ASSERT_LE(0, fd);
 	period = 2 * PERIOD;
@@ -1208,6 +1238,7 @@ TEST(x86_period_ioctl)
 	EXPECT_EQ(50 + 20, ring_samples(_metadata, ring));
 	perf_unmap_ring(ring, RING_PAGES);
 	close(fd);
+	sampling_restore();
 }
 
 /*
