@@ -23,7 +23,8 @@
 # DEBUG_ATOMIC_SLEEP), ICOUNT=1 (QEMU -icount shift=0), KSRC=/path (a Linux
 # 6.12 tree to use instead of Debian's linux-source-6.12), LOAD=N (N busy
 # loops on the host beside the guest), ONLY=glob REPEAT=N (only the
-# check-list entries matching suite/name, each N times).
+# check-list entries matching suite/name, each N times),
+# X86_PMU=intel|amd|amd-legacy|off (the x86 guests' emulated PMU).
 
 ARCH ?=
 REF ?= 0
@@ -31,12 +32,12 @@ DEBUG ?= 0
 VARIANT := $(if $(filter 1,$(REF)),ref,ours)
 ARCHES := $(if $(ARCH),$(ARCH),x86_64 arm64)
 ONE_ARCH := $(if $(ARCH),$(ARCH),x86_64)
-export KSRC ICOUNT TIMEOUT BUILD SKIP_KERNEL FAULT LOAD ONLY REPEAT FUZZ_DEBUG
+export KSRC ICOUNT TIMEOUT BUILD SKIP_KERNEL FAULT LOAD ONLY REPEAT FUZZ_DEBUG X86_PMU
 
 .PHONY: all setup kernel run shell check compare abi-check checkpatch rig-selftest bench profile fuzz qemu qemu-test clean help
 all: help
 help:
-	@sed -n '3,26s/^# \{0,1\}//p' Makefile
+	@sed -n '3,27s/^# \{0,1\}//p' Makefile
 
 setup:
 	@rig/setup.sh

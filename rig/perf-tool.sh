@@ -52,8 +52,9 @@ echo "# perf: $(chroot /host "$PERF" version 2>&1)"
 
 hp() { chroot /host "$PERF" "$@"; }
 
-# 1. perf record -g: QEMU's x86 TCG has no PMU, so sample on cpu-clock
-# (what perf itself falls back to) at a fixed frequency.
+# 1. perf record -g on cpu-clock at a fixed frequency: a software event,
+# the same on every kernel whatever its x86 PMU driver (and without
+# -icount the emulated PMU's cycles follow the virtual clock anyway).
 hp record -N -e cpu-clock -F 999 -g -o /tmp/perf.data /tmp/hotspots "$SECS" \
 	> /tmp/record.log 2>&1
 rc=$?

@@ -2,9 +2,10 @@
 # qemu.sh: boot one kernel build in QEMU (TCG: no KVM needed).
 #
 # Usage: rig/qemu.sh VARIANT ARCH DEBUG MODE
-#   MODE check|bench|profile|fuzz: run the tests non-interactively; the kernel console
-#        goes to build/.../MODE-console.log and the test output (virtio
-#        console) to build/.../MODE-tap.log
+#   MODE check|icount|bench|profile|fuzz: run the tests non-interactively;
+#        the kernel console goes to build/.../MODE-console.log and the test
+#        output (virtio console) to build/.../MODE-tap.log; icount runs the
+#        hardware-counter suites (tests/icount.list) under -icount shift=0
 #   MODE run|shell: the console is this terminal
 #
 # Environment: ICOUNT=1 boots with -icount shift=0 (guest time counts
@@ -18,7 +19,12 @@
 # LOAD=N runs N busy loops on the host beside the guest for as long as it
 # runs, so that its vCPUs are preempted for whole host time slices, as on
 # a busy machine (races between overflows, task work and context switches
-# show up that a quiet host hides).
+# show up that a quiet host hides);
+# X86_PMU=intel|amd|amd-legacy|off: the x86 CPU model of the rig's QEMU
+# with the emulated PMU (rig/qemu; built here when it is missing): Intel
+# arch perfmon v5 (GenuineIntel, the default), the AMD core PMU with
+# PerfMonV2 (AuthenticAMD), the same with only the four legacy counters
+# (perfctr-core=off), or -cpu max without a PMU.
 # Exit status: 0 when the guest powered itself off, 124 on timeout.
 source "$(dirname "$0")/lib.sh"
 
@@ -44,7 +50,18 @@ if [ "$DEBUG" = 1 ]; then
 fi
 case "$ARCH" in
 x86_64)
-	qemu=(qemu-system-x86_64 -M pc -cpu max -smp "${SMP:-2}" -m $mem)
+	case "${X86_PMU:-intel}" in
+	intel) cpu=max,vendor=GenuineIntel,pmu=on ;;
+	amd) cpu=max,vendor=AuthenticAMD,pmu=on ;;
+	amd-legacy) cpu=max,vendor=AuthenticAMD,pmu=on,perfctr-core=off ;;
+	off) cpu=max ;;
+	*) die "unknown X86_PMU '$X86_PMU' (intel, amd, amd-legacy or off)" ;;
+	esac
+	# the rig's QEMU with the emulated x86 PMU: built on first use
+	# (make setup builds it; with nothing changed this does nothing)
+	qemu_bin=$("$RIG/qemu/build.sh") ||
+		die "cannot build QEMU with the emulated x86 PMU (rig/qemu/build.sh)"
+	qemu=("$qemu_bin" -M pc -cpu "$cpu" -smp "${SMP:-2}" -m $mem)
 	append="console=ttyS0 $append"
 	vser=virtio-serial-pci; v9p=virtio-9p-pci ;;
 arm64)
@@ -56,10 +73,14 @@ arm64)
 	vser=virtio-serial-device; v9p=virtio-9p-device ;;
 esac
 qemu+=(-kernel "$O/$IMAGE" -initrd "$O/initramfs.cpio" -no-reboot)
+# MODE icount: the hardware-counter suites, which need exact counts
+[ "$MODE" = icount ] && ICOUNT=1
 [ "${ICOUNT:-0}" = 1 ] && qemu+=(-icount shift=0)
+# its KUnit suites ran in the check boot already
+[ "$MODE" = icount ] && append="$append kunit.enable=0"
 
 case "$MODE" in
-check|bench|profile|fuzz)
+check|icount|bench|profile|fuzz)
 	qemu+=(-display none -monitor none
 	       -serial "file:$O/$MODE-console.log"
 	       -device "$vser" -chardev "file,id=tap,path=$O/$MODE-tap.log"
@@ -72,6 +93,7 @@ check|bench|profile|fuzz)
 	# guest's proc ends up mounted on /host/sys
 	# (not for bench, nor for fuzz: trinity runs as root there)
 	[ "$ARCH" = x86_64 ] && [ "$MODE" != bench ] && [ "$MODE" != fuzz ] &&
+		[ "$MODE" != icount ] &&
 		qemu+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
 	timeout=${TIMEOUT:-2400} ;;
 run|shell)
@@ -84,7 +106,7 @@ run|shell)
 esac
 qemu+=(-append "$append")
 
-log "booting $VARIANT $ARCH$([ "$DEBUG" = 1 ] && echo " debug") ($MODE${ICOUNT:+, icount}${LOAD:+, host load $LOAD})"
+log "booting $VARIANT $ARCH$([ "$DEBUG" = 1 ] && echo " debug") ($MODE$([ "${ICOUNT:-0}" = 1 ] && echo ", icount")${cpu:+, -cpu $cpu}${LOAD:+, host load $LOAD})"
 rm -f "$O/$MODE-console.log" "$O/$MODE-tap.log"
 hogs=()
 stop_hogs() {

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """results.py: turn one guest run into one result per test.
 
-Usage: rig/results.py BUILD_DIR VARIANT ARCH MODE
+Usage: rig/results.py BUILD_DIR VARIANT ARCH MODE [MODE...]
 
 Reads BUILD_DIR/MODE-tap.log (test output framed by guest/init.c),
 BUILD_DIR/MODE-console.log (the kernel console: KUnit's KTAP and any kernel
@@ -18,6 +18,12 @@ where nothing is missing proves nothing. Two synthetic tests judge the run
 as a whole: guest/completed (the guest reached the end of its test list)
 and guest/clean-log (no Oops, BUG, WARNING, KASAN, lockdep or kmemleak
 report; RCU stalls and hung tasks included). Exit status: 0 when nothing failed.
+
+Further MODEs are further boots of the same kernel whose results merge
+into the same file and summary: rig/check.sh runs the x86_64
+hardware-counter suites in a second boot under -icount (MODE icount).
+Their tests keep their ids; the boot's own two are guest/MODE/completed
+and guest/MODE/clean-log.
 """
 import fnmatch
 import os
@@ -136,9 +142,8 @@ def load_xfail(variant, arch):
     return rules
 
 
-def main():
-    out, variant, arch, mode = sys.argv[1:5]
-    results = []
+def parse_boot(out, mode, results):
+    """One boot's results; returns the kernel log lines that are splats."""
     tap = read(os.path.join(out, f'{mode}-tap.log'))
     console = read(os.path.join(out, f'{mode}-console.log')) or []
     if not tap:
@@ -148,20 +153,29 @@ def main():
         tap = [TIME_RE.sub('', ln) for ln in console]
     done = parse_programs(tap or [], results)
     parse_kunit(console, results)
+    guest = 'guest' if mode == 'check' else f'guest/{mode}'
+    results.append((f'{guest}/completed', 'pass' if done else 'fail',
+                    '' if done else 'no KPERF-DONE: the guest crashed, hung or was killed'))
+    splats = [TIME_RE.sub('', ln) for ln in console if SPLAT_RE.search(ln)]
+    splats += [ln for ln in tap or [] if ln.startswith('KPERF-KMEMLEAK') and
+               'unreferenced object' in ln]
+    results.append((f'{guest}/clean-log', 'fail' if splats else 'pass',
+                    splats[0][:160] if splats else ''))
+    return splats
+
+
+def main():
+    out, variant, arch = sys.argv[1:4]
+    results = []
+    splats = []
+    for mode in sys.argv[4:]:
+        splats += parse_boot(out, mode, results)
     abi = read(os.path.join(out, 'abi-tap.log'))
     if abi is not None:
         for line in abi:
             m = TAP_RE.match(line)
             if m:
                 results.append((f'abi/{m.group(2)}', tap_result(m), ''))
-
-    results.append(('guest/completed', 'pass' if done else 'fail',
-                    '' if done else 'no KPERF-DONE: the guest crashed, hung or was killed'))
-    splats = [TIME_RE.sub('', ln) for ln in console if SPLAT_RE.search(ln)]
-    splats += [ln for ln in tap or [] if ln.startswith('KPERF-KMEMLEAK') and
-               'unreferenced object' in ln]
-    results.append(('guest/clean-log', 'fail' if splats else 'pass',
-                    splats[0][:160] if splats else ''))
 
     rules = load_xfail(variant, arch)
     final = []
