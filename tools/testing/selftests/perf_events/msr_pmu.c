@@ -309,6 +309,7 @@ TEST_F(msr, tsc_task_counts_only_while_running)
 TEST_F(msr, disable_stops_counting)
 {
 	struct perf_value a, b, c;
+	__u64 outer0, outer1;
 	int type, fd;
 
 	type = self->type;
@@ -329,10 +330,14 @@ TEST_F(msr, disable_stops_counting)
 	ASSERT_TRUE(perf_read_value(fd, &b));
 	EXPECT_EQ(a.count, b.count);
 
+	/* and counts from the new ENABLE, not from the old DISABLE */
+	outer0 = rdtsc_now();
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	burn_cpu(10 * MS);
 	ASSERT_TRUE(perf_read_value(fd, &c));
+	outer1 = rdtsc_now();
 	EXPECT_LT(b.count, c.count);
+	EXPECT_GE(outer1 - outer0, c.count - b.count);
 
 	/* RESET zeroes the count, which then grows from there */
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
@@ -468,34 +473,63 @@ TEST_F(msr, bad_config_refused)
 }
 
 /*
- * A tsc event in a group under a software leader: a group read returns it
- * beside the leader, and an inherited copy in a child folds the child's
- * ticks back into the parent's count when the child exits.
+ * Two tsc events in one group are scheduled and read together: a group
+ * read returns both, each within the rdtsc bracket around the group's
+ * ENABLE and read.
  */
-TEST_F(msr, group_and_inherit)
+TEST_F(msr, group_read)
 {
 	struct perf_event_attr attr;
-	__u64 buf[8], before, after, child_ticks = 0;
-	int type, lfd, fd, status, pfd[2];
+	__u64 buf[3], outer0, outer1, diff;
+	int type, lfd, fd;
+
+	type = self->type;
+	ASSERT_EQ(0, pin_to_cpu(0));
+	perf_attr_init(&attr, type, MSR_EV_TSC);
+	attr.disabled = 1;
+	attr.read_format = PERF_FORMAT_GROUP;
+	lfd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, lfd);
+	perf_attr_init(&attr, type, MSR_EV_TSC);
+	fd = sys_perf_event_open(&attr, 0, -1, lfd, 0);
+	ASSERT_LE(0, fd) TH_LOG("tsc sibling: %s", strerror(errno));
+
+	outer0 = rdtsc_now();
+	ASSERT_EQ(0, ioctl(lfd, PERF_EVENT_IOC_ENABLE, 0));
+	burn_cpu(10 * MS);
+	ASSERT_EQ(sizeof(buf), read(lfd, buf, sizeof(buf)));
+	outer1 = rdtsc_now();
+	EXPECT_EQ(2, buf[0]);
+	EXPECT_LT(0, buf[1]);
+	EXPECT_LT(0, buf[2]);
+	EXPECT_GE(outer1 - outer0, buf[1]);
+	EXPECT_GE(outer1 - outer0, buf[2]);
+	/* started and read together: they differ by a few reads at most */
+	diff = buf[1] > buf[2] ? buf[1] - buf[2] : buf[2] - buf[1];
+	EXPECT_GT(buf[1] / 100, diff)
+		TH_LOG("leader %llu, sibling %llu", (unsigned long long)buf[1],
+		       (unsigned long long)buf[2]);
+	close(fd);
+	close(lfd);
+}
+
+/*
+ * An inherited tsc event: the child's copy counts while the child runs
+ * and folds its ticks back into the parent's count when the child exits.
+ */
+TEST_F(msr, inherit_folds_child_ticks)
+{
+	struct perf_event_attr attr;
+	__u64 before, after, child_ticks = 0;
+	int type, fd, status, pfd[2];
 	pid_t pid;
 
 	type = self->type;
 	ASSERT_EQ(0, pin_to_cpu(0));
-	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
-	attr.read_format = PERF_FORMAT_GROUP;
-	attr.inherit = 1;
-	lfd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	ASSERT_LE(0, lfd);
 	perf_attr_init(&attr, type, MSR_EV_TSC);
 	attr.inherit = 1;
-	fd = sys_perf_event_open(&attr, 0, -1, lfd, 0);
-	ASSERT_LE(0, fd) TH_LOG("tsc in a task-clock group: %s", strerror(errno));
-
-	burn_cpu(10 * MS);
-	ASSERT_EQ(sizeof(__u64) * 3, read(lfd, buf, sizeof(buf)));
-	EXPECT_EQ(2, buf[0]);
-	EXPECT_LT(0, buf[1]);
-	EXPECT_LT(0, buf[2]);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("inherited tsc: %s", strerror(errno));
 
 	ASSERT_EQ(0, pipe(pfd));
 	before = perf_read_count(fd);
@@ -521,7 +555,6 @@ TEST_F(msr, group_and_inherit)
 	close(pfd[0]);
 	close(pfd[1]);
 	close(fd);
-	close(lfd);
 }
 
 TEST_HARNESS_MAIN
