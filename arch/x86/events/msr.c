@@ -365,17 +365,18 @@ static void msr_pmu_del(struct perf_event *event, int flags)
  */
 static int msr_pmu_event_init(struct perf_event *event)
 {
-	u64 config = event->attr.config;
+	unsigned long config;
 
 	if (event->attr.type != event->pmu->type)
 		return -ENOENT;
 	/* sample_period shares its storage with sample_freq */
 	if (event->attr.sample_period)
 		return -EINVAL;
-	if (config >= MSR_PMU_NR_COUNTERS)
+	if (event->attr.config >= MSR_PMU_NR_COUNTERS)
 		return -EINVAL;
 	/* config is user controlled: no speculative out-of-range lookups */
-	config = array_index_nospec(config, MSR_PMU_NR_COUNTERS);
+	config = array_index_nospec((unsigned long)event->attr.config,
+				    MSR_PMU_NR_COUNTERS);
 	if (!test_bit(config, msr_pmu_present))
 		return -EINVAL;
 
