@@ -97,10 +97,11 @@ int x86_assign(u64 *allowed, int n, u64 busy, int *idx)
 }
 
 /*
- * Whether the core would try to put @m on a counter along with its group:
- * members of another hardware PMU never share a group with ours, software
- * members take no counter, and members that are off (and will not be
- * switched on by exec) or dead are not scheduled.
+ * Whether @m takes a counter when its group is scheduled: members of
+ * another hardware PMU never share a group with ours, software members
+ * take no counter, and a sibling that is off or dead is not scheduled.
+ * The leader always counts, whatever its state: enabling it schedules
+ * the group.
  */
 static int x86_member_counts(struct perf_event *event, struct perf_event *m)
 {
@@ -108,9 +109,7 @@ static int x86_member_counts(struct perf_event *event, struct perf_event *m)
 		return 0;
 	if (m->pmu != event->pmu)
 		return -EINVAL;
-	if (m->state < PERF_EVENT_STATE_OFF)
-		return 0;
-	if (m->state == PERF_EVENT_STATE_OFF && !m->attr.enable_on_exec)
+	if (m != m->group_leader && m->state <= PERF_EVENT_STATE_OFF)
 		return 0;
 	return 1;
 }
