@@ -202,10 +202,10 @@ def print_added(floor, rows, title):
 # what the events add to a round trip: each ctxsw row less ctxsw-0
 print_added('ctxsw-0',
             [r for r in order if r in ('ctxsw-1', 'ctxsw-8') or
-             r.startswith(('ctxsw-cpu-', 'ctxsw-sys-'))],
+             r.startswith(('ctxsw-cpu-', 'ctxsw-sys-', 'ctxsw-hw-'))],
             'ns per round trip over ctxsw-0 (no event)')
 # what perf adds to a read() or an ioctl() pair: each row less its floor
-for floor, rows in (('read-0', ('read-1', 'read-group-8')),
+for floor, rows in (('read-0', ('read-1', 'read-group-8', 'hw-read-1')),
                     ('ioctl-0', ('ioctl-1', 'ioctl-group-8'))):
     print_added(floor, rows,
                 f'ns per operation over {floor} (the same syscall on '

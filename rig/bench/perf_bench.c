@@ -20,6 +20,14 @@
  *   ioctl-1, ioctl-group-8
  *	PERF_EVENT_IOC_ENABLE then PERF_EVENT_IOC_DISABLE on one event, and
  *	on an 8-event group leader with PERF_IOC_FLAG_GROUP. ns per pair.
+ *   ctxsw-hw-1, ctxsw-hw-4
+ *	The ctxsw ping-pong with 1 or 4 hardware counting events per task
+ *	(cycles and instructions alternately, PERF_TYPE_HARDWARE), so every
+ *	switch programs counters. ns per round trip.
+ *   hw-read-1, hw-rdpmc-1 (x86)
+ *	One hardware cycles counter of the task, mmapped: read() of it,
+ *	and the user page's RDPMC read (seqcount, index, offset, RDPMC,
+ *	pmc_width) that needs no syscall. ns per read.
  *
  * The scaling rows: how a cost grows with the number of events, most of
  * which cannot run where the work happens. NCPUS is the number of online
@@ -204,11 +212,14 @@ static void row_failed(const char *row, const char *what)
 	failed = 1;
 }
 
+/* open_events() opens hardware events (cycles, instructions, ...) */
+static int hw_events;
+
 /*
  * Open @n software counting events on the calling task, enabled unless
- * @disabled. With @group they form one group under fds[0] and read as
- * one (PERF_FORMAT_GROUP); without, each stands alone. Returns 0, or -1
- * with the events opened so far closed.
+ * @disabled (hardware ones with hw_events set). With @group they form one
+ * group under fds[0] and read as one (PERF_FORMAT_GROUP); without, each
+ * stands alone. Returns 0, or -1 with the events opened so far closed.
  */
 static int open_events(int *fds, int n, int group, int disabled)
 {
@@ -220,6 +231,11 @@ static int open_events(int *fds, int n, int group, int disabled)
 		attr.size = sizeof(attr);
 		attr.type = PERF_TYPE_SOFTWARE;
 		attr.config = sw_events[i];
+		if (hw_events) {
+			attr.type = PERF_TYPE_HARDWARE;
+			attr.config = i % 2 ? PERF_COUNT_HW_INSTRUCTIONS :
+					      PERF_COUNT_HW_CPU_CYCLES;
+		}
 		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 				   PERF_FORMAT_TOTAL_TIME_RUNNING;
 		if (group)
@@ -597,7 +613,7 @@ static void bench_ctxsw(const char *row, int nevents, int bound,
 	t1 = now_ns();
 
 	/* context-switches (event 1) must have seen every round trip */
-	if (!bound && nevents > 1 &&
+	if (!bound && !hw_events && nevents > 1 &&
 	    (read(fds[1], val, sizeof(val)) != sizeof(val) ||
 	     val[0] < (__u64)iters)) {
 		errno = EINVAL;
@@ -844,6 +860,100 @@ static void bench_read(const char *row, int nevents, long iters)
 read_error:
 	row_failed(row, "read");
 	close_events(fds, nevents);
+}
+
+#if defined(__x86_64__)
+static __u64 rdpmc(unsigned int idx)
+{
+	unsigned int lo, hi;
+
+	asm volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(idx));
+	return (__u64)hi << 32 | lo;
+}
+
+/* a read of the user page by the protocol of the uapi header */
+static __u64 page_count(volatile struct perf_event_mmap_page *pc)
+{
+	unsigned int seq, idx;
+	__u64 count;
+
+	do {
+		seq = pc->lock;
+		asm volatile("" ::: "memory");
+		idx = pc->index;
+		count = pc->offset;
+		if (pc->cap_user_rdpmc && idx) {
+			unsigned int shift = 64 - pc->pmc_width;
+
+			count += (__u64)((__s64)(rdpmc(idx - 1) << shift) >>
+					 shift);
+		}
+		asm volatile("" ::: "memory");
+	} while (pc->lock != seq);
+	return count;
+}
+#endif
+
+/*
+ * hw-read-1 (@user 0) or hw-rdpmc-1 (@user 1): one hardware cycles
+ * counter of this task, mapped, read by read() or from the user page.
+ */
+static void bench_hw_read(const char *row, int user, long iters)
+{
+	volatile struct perf_event_mmap_page *pc;
+	long warm = iters / 10, i;
+	__u64 buf[3], sum = 0;
+	double t0, t1;
+	int fd;
+
+	hw_events = 1;
+	if (open_events(&fd, 1, 0, 0)) {
+		hw_events = 0;
+		row_failed(row, "perf_event_open");
+		return;
+	}
+	hw_events = 0;
+	pc = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
+	if (pc == MAP_FAILED) {
+		row_failed(row, "mmap");
+		close(fd);
+		return;
+	}
+#if defined(__x86_64__)
+	if (user && !(pc->cap_user_rdpmc && pc->index)) {
+		errno = EOPNOTSUPP;
+		row_failed(row, "no cap_user_rdpmc");
+		goto out;
+	}
+#else
+	if (user) {
+		errno = EOPNOTSUPP;
+		row_failed(row, "RDPMC is x86 only");
+		goto out;
+	}
+#endif
+	t0 = 0;
+	for (i = 0; i < warm + iters; i++) {
+		if (i == warm)
+			t0 = now_ns();
+#if defined(__x86_64__)
+		if (user) {
+			sum += page_count(pc);
+			continue;
+		}
+#endif
+		if (read(fd, buf, sizeof(buf)) != sizeof(buf)) {
+			row_failed(row, "read");
+			goto out;
+		}
+		sum += buf[0];
+	}
+	t1 = now_ns();
+	/* the counts are used, so the reads cannot be dropped */
+	report(row, t0, t1, iters, sum ? "" : " zero=1");
+out:
+	munmap((void *)pc, getpagesize());
+	close(fd);
 }
 
 static void bench_ioctl(const char *row, int nevents, long iters)
@@ -1239,6 +1349,20 @@ int main(int argc, char **argv)
 		bench_ioctl("ioctl-1", 1, ITERS(600000));
 	if (row_wanted("ioctl-group-8"))
 		bench_ioctl("ioctl-group-8", 8, ITERS(120000));
+	if (row_wanted("ctxsw-hw-1") || row_wanted("ctxsw-hw-4")) {
+		hw_events = 1;
+		if (row_wanted("ctxsw-hw-1"))
+			bench_ctxsw("ctxsw-hw-1", 1, 0, NULL, ITERS(150000));
+		if (row_wanted("ctxsw-hw-4"))
+			bench_ctxsw("ctxsw-hw-4", 4, 0, NULL, ITERS(100000));
+		hw_events = 0;
+	}
+	if (row_wanted("hw-read-1"))
+		bench_hw_read("hw-read-1", 0, ITERS(2000000));
+#if defined(__x86_64__)
+	if (row_wanted("hw-rdpmc-1"))
+		bench_hw_read("hw-rdpmc-1", 1, ITERS(2000000));
+#endif
 
 	/*
 	 * The scaling rows after the rows they extend, so that those run
