@@ -872,24 +872,23 @@ static __u64 rdpmc(unsigned int idx)
 }
 
 /* a read of the user page by the protocol of the uapi header */
-static __u64 page_count(volatile struct perf_event_mmap_page *pc)
+static __u64 page_count(struct perf_event_mmap_page *pc)
 {
 	unsigned int seq, idx;
 	__u64 count;
 
 	do {
-		seq = pc->lock;
-		asm volatile("" ::: "memory");
-		idx = pc->index;
-		count = pc->offset;
+		seq = __atomic_load_n(&pc->lock, __ATOMIC_ACQUIRE);
+		idx = __atomic_load_n(&pc->index, __ATOMIC_RELAXED);
+		count = __atomic_load_n(&pc->offset, __ATOMIC_RELAXED);
 		if (pc->cap_user_rdpmc && idx) {
 			unsigned int shift = 64 - pc->pmc_width;
 
 			count += (__u64)((__s64)(rdpmc(idx - 1) << shift) >>
 					 shift);
 		}
-		asm volatile("" ::: "memory");
-	} while (pc->lock != seq);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while (__atomic_load_n(&pc->lock, __ATOMIC_RELAXED) != seq);
 	return count;
 }
 #endif
@@ -900,7 +899,7 @@ static __u64 page_count(volatile struct perf_event_mmap_page *pc)
  */
 static void bench_hw_read(const char *row, int user, long iters)
 {
-	volatile struct perf_event_mmap_page *pc;
+	struct perf_event_mmap_page *pc;
 	long warm = iters / 10, i;
 	__u64 buf[3], sum = 0;
 	double t0, t1;

@@ -34,7 +34,9 @@
 #define CPU_PMU		"/sys/bus/event_source/devices/cpu"
 #define RDPMC_POLICY	CPU_PMU "/rdpmc"
 
-#if defined(__x86_64__) || defined(__i386__)
+#ifdef __x86_64__
+#define HAVE_RDPMC	1
+
 static inline uint64_t rdpmc(uint32_t idx)
 {
 	uint32_t lo, hi;
@@ -42,13 +44,13 @@ static inline uint64_t rdpmc(uint32_t idx)
 	asm volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(idx));
 	return (uint64_t)hi << 32 | lo;
 }
-#define HAVE_RDPMC	1
 #else
+#define HAVE_RDPMC	0
+
 static inline uint64_t rdpmc(uint32_t idx)
 {
 	return 0;
 }
-#define HAVE_RDPMC	0
 #endif
 
 /* one read of the page: the count, and whether RDPMC was used for it */
@@ -57,31 +59,33 @@ struct upread {
 	bool used_rdpmc;
 };
 
-static struct upread page_read(volatile struct perf_event_mmap_page *pc)
+/* the page changes under us: every field is loaded afresh */
+#define PG_LOAD(p)	__atomic_load_n(p, __ATOMIC_RELAXED)
+
+static struct upread page_read(struct perf_event_mmap_page *pc)
 {
 	struct upread r;
 	uint32_t seq, idx;
 
 	do {
-		seq = pc->lock;
-		compiler_barrier();
-		idx = pc->index;
-		r.count = pc->offset;
+		seq = __atomic_load_n(&pc->lock, __ATOMIC_ACQUIRE);
+		idx = PG_LOAD(&pc->index);
+		r.count = PG_LOAD(&pc->offset);
 		r.used_rdpmc = pc->cap_user_rdpmc && idx;
 		if (r.used_rdpmc) {
-			unsigned int shift = 64 - pc->pmc_width;
+			unsigned int shift = 64 - PG_LOAD(&pc->pmc_width);
 			int64_t pmc = rdpmc(idx - 1);
 
 			r.count += (uint64_t)((pmc << shift) >> shift);
 		}
-		compiler_barrier();
-	} while (pc->lock != seq);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while (PG_LOAD(&pc->lock) != seq);
 	return r;
 }
 
 /* a user-mode cycles (or @config) counter of this task, enabled, mapped */
 static int open_mapped(struct __test_metadata *_metadata, __u64 config,
-		       volatile struct perf_event_mmap_page **pc)
+		       struct perf_event_mmap_page **pc)
 {
 	struct perf_event_attr attr;
 	int fd;
@@ -117,15 +121,15 @@ static void on_segv(int sig)
 static bool rdpmc_faults(uint32_t idx)
 {
 	struct sigaction sa = { .sa_handler = on_segv }, old;
-	volatile bool faulted = false;
 
 	sigaction(SIGSEGV, &sa, &old);
-	if (sigsetjmp(fault_jmp, 1))
-		faulted = true;
-	else
-		rdpmc(idx);
+	if (sigsetjmp(fault_jmp, 1)) {
+		sigaction(SIGSEGV, &old, NULL);
+		return true;
+	}
+	rdpmc(idx);
 	sigaction(SIGSEGV, &old, NULL);
-	return faulted;
+	return false;
 }
 
 FIXTURE(rdpmc) {
@@ -150,7 +154,7 @@ FIXTURE_TEARDOWN(rdpmc)
 /* the page offers the counter, and RDPMC of it lies between two read()s */
 TEST_F(rdpmc, page_offers_counter_between_reads)
 {
-	volatile struct perf_event_mmap_page *pc;
+	struct perf_event_mmap_page *pc;
 	uint64_t before, after;
 	struct upread r;
 	int fd;
@@ -183,7 +187,7 @@ TEST_F(rdpmc, page_offers_counter_between_reads)
 TEST_F(rdpmc, multiplexed_counts_stay_consistent)
 {
 	enum { N = 12, ROUNDS = 400 };
-	volatile struct perf_event_mmap_page *pc[N];
+	struct perf_event_mmap_page *pc[N];
 	uint64_t last[N] = { 0 };
 	int fd[N], i, k, via_rdpmc = 0, via_offset = 0;
 
@@ -215,7 +219,7 @@ TEST_F(rdpmc, multiplexed_counts_stay_consistent)
 /* moving to another CPU moves the event; the page follows it */
 TEST_F(rdpmc, count_survives_migration)
 {
-	volatile struct perf_event_mmap_page *pc;
+	struct perf_event_mmap_page *pc;
 	uint64_t prev = 0;
 	int fd, k;
 
@@ -258,7 +262,7 @@ __attribute__((constructor)) static void rdpmc_probe(void)
  */
 TEST_F(rdpmc, allowed_only_while_mapped)
 {
-	volatile struct perf_event_mmap_page *pc;
+	struct perf_event_mmap_page *pc;
 	char probe[32];
 	uint32_t idx;
 	int fd, status;
@@ -275,10 +279,8 @@ TEST_F(rdpmc, allowed_only_while_mapped)
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (!pid) {
-		char *argv[] = { "user_rdpmc", NULL };
-		char *envp[] = { probe, NULL };
-
-		execve("/proc/self/exe", argv, envp);
+		execle("/proc/self/exe", "user_rdpmc", NULL,
+		       (char *[]){ probe, NULL });
 		_exit(2);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
@@ -297,7 +299,7 @@ TEST_F(rdpmc, allowed_only_while_mapped)
  */
 TEST_F(rdpmc, policy_never_and_always)
 {
-	volatile struct perf_event_mmap_page *pc;
+	struct perf_event_mmap_page *pc;
 	int fd;
 
 	if (geteuid())
@@ -336,7 +338,7 @@ TEST_F(rdpmc, policy_never_and_always)
 TEST_F(rdpmc, instructions_exact_around_a_loop)
 {
 	enum { LOOP = 1000000 };
-	volatile struct perf_event_mmap_page *pc;
+	struct perf_event_mmap_page *pc;
 	uint64_t d[3], a;
 	int fd, i;
 
