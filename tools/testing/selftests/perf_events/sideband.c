@@ -768,8 +768,13 @@ TEST(switch_records_per_task)
 	sb_attr(&attr);
 	attr.context_switch = 1;
 	ASSERT_EQ(0, sb_open(&sb, &attr, 0, -1));
+	/*
+	 * Each sleep switches out only if its timer has not expired by the
+	 * time the task calls schedule(): long enough for the KASAN kernel
+	 * under TCG on a loaded host, where 2 ms were once not.
+	 */
 	for (int i = 0; i < 3; i++)
-		usleep(2000);
+		usleep(20000);
 	ASSERT_EQ(0, ioctl(sb.fd, PERF_EVENT_IOC_DISABLE, 0));
 	sb_drain(&sb);
 
@@ -882,8 +887,13 @@ TEST(switch_cpu_wide_records)
 	if (ret == -EACCES || ret == -EPERM)
 		SKIP(return, "CPU-wide events not allowed");
 	ASSERT_EQ(0, ret);
+	/*
+	 * Each sleep switches out only if its timer has not expired by the
+	 * time the task calls schedule(): long enough for the KASAN kernel
+	 * under TCG on a loaded host, where 2 ms were once not.
+	 */
 	for (int i = 0; i < 3; i++)
-		usleep(2000);
+		usleep(20000);
 	ASSERT_EQ(0, ioctl(sb.fd, PERF_EVENT_IOC_DISABLE, 0));
 	sb_drain(&sb);
 
