@@ -60,6 +60,13 @@ fi
 mkdir -p "$QEMU_PMU_DIR"
 exec 9>"$QEMU_PMU_DIR/.lock"
 flock 9
+# another worktree may have built this series while we waited
+if [ -x "$bin" ] && [ -f "$dest/.done" ]; then
+	ln -sfn "$key" "$QEMU_PMU_DIR/current"
+	log "qemu-pmu up to date: $bin"
+	echo "$bin"
+	exit 0
+fi
 
 # --- the source package, fetched and unpacked once ---------------------------
 # A private apt configuration: the machine's own sources with Types: deb-src,
@@ -174,10 +181,12 @@ touch "$dest.tmp/.done"
 rm -rf "$dest"
 mv "$dest.tmp" "$dest"
 ln -sfn "$key" "$QEMU_PMU_DIR/current"
-# keep only the current build
-for d in "$QEMU_PMU_DIR"/*/; do
-	d=${d%/}
-	case "$(basename "$d")" in "$key"|src|work) ;; *) [ -f "$d/.done" ] && rm -rf "$d" ;; esac
-done
+# Keep the three newest builds (16 MB each): worktrees on different
+# series each keep theirs, instead of deleting each other's binary while
+# a guest of the other may be about to start it.
+ls -1dt "$QEMU_PMU_DIR"/*/.done 2>/dev/null | sed 's|/\.done$||' | tail -n +4 |
+	while read -r d; do
+		case "$(basename "$d")" in "$key"|src|work) ;; *) rm -rf "$d" ;; esac
+	done
 log "qemu-pmu: built in $(( $(date +%s) - t0 )) s: $bin"
 echo "$bin"

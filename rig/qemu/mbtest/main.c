@@ -275,6 +275,14 @@ static void pmi_setup(u32 status, u32 ctr, u32 ack)
 	nmi_lvtpc = 0;
 }
 
+/* legacy-mode SYSCALL/SYSRET: EFER.SCE, STAR */
+static void syscall_setup(void)
+{
+	wrmsr(0xc0000080, rdmsr(0xc0000080) | 1);	/* EFER.SCE */
+	wrmsr(0xc0000081, ((u64)0x0008 << 32) | ((u64)0x0018 << 48) |
+			  (u32)syscall_entry);		/* STAR */
+}
+
 /*
  * SYSEXIT/SYSENTER and SYSRET/SYSCALL round trips, counters usr, os and
  * both (MSRs) started and stopped by ctl = on.
@@ -289,9 +297,7 @@ static void test_fast_syscalls(u32 ctl, u32 on, u32 usr, u32 os, u32 both)
 	eq(rdmsr(usr), 5002, "SYSEXIT/SYSENTER: USR 5002 (SYSENTER counts as user)");
 	eq(rdmsr(os), 7, "SYSEXIT/SYSENTER: OS 7 (SYSEXIT counts as kernel)");
 	eq(rdmsr(both), 5009, "SYSEXIT/SYSENTER: USR|OS 5009");
-	wrmsr(0xc0000080, rdmsr(0xc0000080) | 1);	/* EFER.SCE */
-	wrmsr(0xc0000081, ((u64)0x0008 << 32) | ((u64)0x0018 << 48) |
-			  (u32)syscall_entry);		/* STAR */
+	syscall_setup();
 	wrmsr(usr, 0); wrmsr(os, 0); wrmsr(both, 0);
 	run_user_sysret(ctl, on, 0, 5000);
 	eq(rdmsr(usr), 5002, "SYSRET/SYSCALL (legacy mode): USR 5002 (SYSCALL counts as user)");
@@ -476,6 +482,35 @@ static void test_intel(void)
 	eq(nmis, 1, "overflow at CPL 3: one PMI");
 	eq(nmi_cs & 3, 3, "the PMI interrupted CPL 3");
 	eq(rdmsr(PMC0), 2502, "USR-only count exact across the PMI: 5002 - 2500");
+	/*
+	 * A PMI due at an instruction that changes CPL: the fold of the
+	 * ring change finds the overflow inside a TB, where QEMU may not
+	 * raise an interrupt under icount. It comes right after the
+	 * instruction, once; the counts stay exact. OS only, overflowing
+	 * at the IRET to ring 3 (the 6th OS instruction of run_user); a
+	 * USR and an OS counter without INT beside it.
+	 */
+	pmi_setup(GSTATUS, PMC0, GRESET);
+	wrmsr(PMC0, -6ull & MASK48); wrmsr(EVTSEL0, 0xc0 | EN | INT | OS);
+	wrmsr(PMC0 + 1, 0); wrmsr(EVTSEL0 + 1, 0xc0 | EN | USR);
+	wrmsr(PMC0 + 2, 0); wrmsr(EVTSEL0 + 2, 0xc0 | EN | OS);
+	run_user(GCTRL, 7, 0, 5000);
+	eq(nmis, 1, "overflow at IRET to CPL 3 (OS only): one PMI");
+	eq(nmi_status, 1, "overflow at IRET: GLOBAL_STATUS bit 0 at the PMI");
+	eq(nmi_cs & 3, 3, "overflow at IRET: the PMI comes after it, at CPL 3");
+	eq(rdmsr(PMC0), rdmsr(PMC0 + 2) - 6,
+	   "overflow at IRET: OS count exact (the other OS counter's - 6)");
+	eq(rdmsr(PMC0 + 1), 5002, "overflow at IRET: USR count exact, 5002");
+	wrmsr(EVTSEL0 + 1, 0); wrmsr(EVTSEL0 + 2, 0);
+	/* USR only, overflowing at SYSCALL (the (n + 2)th USR instruction) */
+	syscall_setup();
+	pmi_setup(GSTATUS, PMC0, GRESET);
+	wrmsr(PMC0, -5002ull & MASK48); wrmsr(EVTSEL0, 0xc0 | EN | INT | USR);
+	run_user_sysret(GCTRL, 1, 0, 5000);
+	eq(nmis, 1, "overflow at SYSCALL (USR only): one PMI");
+	eq(nmi_status, 1, "overflow at SYSCALL: GLOBAL_STATUS bit 0 at the PMI");
+	eq(nmi_cs & 3, 0, "overflow at SYSCALL: the PMI comes after it, at CPL 0");
+	eq(rdmsr(PMC0), 0, "overflow at SYSCALL: USR count exact, wrapped to 0");
 	/* fixed counter */
 	pmi_setup(GSTATUS, FIX0, GRESET);
 	wrmsr(EVTSEL0, 0);
@@ -501,7 +536,18 @@ static void test_intel(void)
 		wrmsr(PMC0 + 1, 0);
 		measure(GCTRL, 2, 0, 1000);
 		eq(rdmsr(PMC0 + 1), 1005, "freeze: counting again once CTR_Frz is reset");
-		wrmsr(DEBUGCTL, 0); wrmsr(EVTSEL0 + 1, 0);
+		/* the freeze comes at an overflow at IRET, the PMI after it */
+		pmi_setup(GSTATUS, PMC0, 0);
+		wrmsr(PMC0, -6ull & MASK48); wrmsr(EVTSEL0, 0xc0 | EN | INT | OS);
+		wrmsr(PMC0 + 1, 0); wrmsr(EVTSEL0 + 1, 0xc0 | EN | USR);
+		wrmsr(PMC0 + 2, 0); wrmsr(EVTSEL0 + 2, 0xc0 | EN | OS);
+		run_user(GCTRL, 7, 0, 5000);
+		eq(nmis, 1, "freeze at IRET: one PMI");
+		eq(nmi_status, 1 | (1ull << 59), "freeze at IRET: bit 0 and CTR_Frz at the PMI");
+		eq(rdmsr(PMC0 + 2), 6, "freeze at IRET: OS counter stopped at the IRET: 6");
+		eq(rdmsr(PMC0 + 1), 0, "freeze at IRET: USR counter stopped before CPL 3: 0");
+		wrmsr(GRESET, 1 | (1ull << 59));
+		wrmsr(DEBUGCTL, 0); wrmsr(EVTSEL0 + 1, 0); wrmsr(EVTSEL0 + 2, 0);
 	}
 	wrmsr(EVTSEL0, 0xc0 | EN | USR | OS);
 	test_other_cpu(GCTRL, 1, PMC0);
@@ -661,6 +707,40 @@ static void test_amd(void)
 	eq(nmis, 1, "overflow at CPL 3: one PMI");
 	eq(nmi_cs & 3, 3, "the PMI interrupted CPL 3");
 	eq(rdmsr(K7_CTR0), 2502, "USR-only count exact across the PMI: 5002 - 2500");
+	/* a PMI due at IRET and at SYSCALL (see test_intel()) */
+	pmi_setup(v2 ? A_GSTATUS : 0, K7_CTR0, v2 ? A_GCLR : 0);
+	wrmsr(K7_CTR0, -6ull & MASK48);
+	wrmsr(K7_SEL0, 0xc0 | OS | INT | (v2 ? EN : 0));
+	if (v2) {
+		wrmsr(K7_CTR0 + 1, 0); wrmsr(K7_SEL0 + 1, 0xc0 | USR | EN);
+		wrmsr(K7_CTR0 + 2, 0); wrmsr(K7_SEL0 + 2, 0xc0 | OS | EN);
+		run_user(A_GCTL, 7, 0, 5000);
+	} else {
+		run_user(K7_SEL0, 0xc0 | OS | INT | EN, 0, 5000);
+	}
+	eq(nmis, 1, "overflow at IRET to CPL 3 (OS only): one PMI");
+	if (v2)
+		eq(nmi_status, 1, "overflow at IRET: PerfCntrGlobalStatus bit 0 at the PMI");
+	eq(nmi_cs & 3, 3, "overflow at IRET: the PMI comes after it, at CPL 3");
+	if (v2) {
+		eq(rdmsr(K7_CTR0), rdmsr(K7_CTR0 + 2) - 6,
+		   "overflow at IRET: OS count exact (the other OS counter's - 6)");
+		eq(rdmsr(K7_CTR0 + 1), 5002, "overflow at IRET: USR count exact, 5002");
+		wrmsr(K7_SEL0 + 1, 0); wrmsr(K7_SEL0 + 2, 0);
+	}
+	syscall_setup();
+	pmi_setup(v2 ? A_GSTATUS : 0, K7_CTR0, v2 ? A_GCLR : 0);
+	wrmsr(K7_CTR0, -5002ull & MASK48);
+	wrmsr(K7_SEL0, 0xc0 | USR | INT | (v2 ? EN : 0));
+	if (v2)
+		run_user_sysret(A_GCTL, 1, 0, 5000);
+	else
+		run_user_sysret(K7_SEL0, 0xc0 | USR | INT | EN, 0, 5000);
+	eq(nmis, 1, "overflow at SYSCALL (USR only): one PMI");
+	if (v2)
+		eq(nmi_status, 1, "overflow at SYSCALL: PerfCntrGlobalStatus bit 0 at the PMI");
+	eq(nmi_cs & 3, 0, "overflow at SYSCALL: the PMI comes after it, at CPL 0");
+	eq(rdmsr(K7_CTR0), 0, "overflow at SYSCALL: USR count exact, wrapped to 0");
 
 	wrmsr(K7_SEL0, 0xc0 | USR | OS | (v2 ? EN : 0));
 	wrmsr(K7_CTR0, 0);
