@@ -1340,6 +1340,38 @@ TEST(x86_sysfs_format_and_events)
 	snprintf(want, sizeof(want), "event=0x%02x", RAW_INSTRUCTIONS);
 	EXPECT_STREQ(want, buf);
 }
+
+/*
+ * AnyThread (event select bit 21) exists on Intel versions 3 and 4, and
+ * the driver then shows an "any" format. Where it does not (version 5
+ * deprecates it: CPUID.0AH:EDX[15], the emulated PMU's case), a raw event
+ * with the bit would be written into a reserved bit and fault, so it must
+ * be refused at open. AMD has no such bit; its driver ignores it.
+ */
+TEST(x86_anythread_only_where_offered)
+{
+	struct perf_event_attr attr;
+	char buf[64];
+	bool any;
+	int fd;
+
+	if (require_pmu(_metadata) < 0)
+		return;
+	any = read_sysfs(pmu_dir(), "format/any", buf, sizeof(buf));
+	init_attr(&attr, PERF_TYPE_RAW, RAW_INSTRUCTIONS | 1ULL << 21);
+	attr.exclude_kernel = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (cpu_is_amd() || any) {
+		ASSERT_LE(0, fd) TH_LOG("refused: %s", strerror(errno));
+		close(fd);
+		return;
+	}
+	EXPECT_EQ(-1, fd) TH_LOG("AnyThread accepted without an any format");
+	EXPECT_EQ(EINVAL, errno);
+	if (fd >= 0)
+		close(fd);
+}
+
 #endif
 
 #if defined(__aarch64__)
