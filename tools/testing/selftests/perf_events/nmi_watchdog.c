@@ -14,13 +14,13 @@
  * it runs it holds one counter that counts cycles on every CPU, so a user
  * group of as many cycles events as the PMU can hold never runs.
  *
- * The rig boots its guests with nmi_watchdog=0 (rig/qemu.sh). The fixture
- * puts both sysctls back as it found them.
+ * The rig boots its guests with nmi_watchdog=0 nosoftlockup (rig/qemu.sh).
+ * The fixture puts both sysctls back as it found them.
  *
- * SKIPs without the detector (no /proc/sys/kernel/nmi_watchdog: not
- * configured, or not x86, where no PMI line exists) and without hardware
- * cycles; FAILs when the kernel has the detector and cycles but the
- * detector could not create its event (nmi_watchdog read-only).
+ * SKIPs without the detector (no /proc/sys/kernel/nmi_watchdog), off x86
+ * (no PMI row in /proc/interrupts) and without hardware cycles; FAILs
+ * when the kernel has the detector and cycles but the detector could not
+ * create its event (nmi_watchdog read-only).
  */
 #define _GNU_SOURCE
 #include <errno.h>
