@@ -62,7 +62,14 @@ x86_64)
 	qemu_bin=$("$RIG/qemu/build.sh") ||
 		die "cannot build QEMU with the emulated x86 PMU (rig/qemu/build.sh)"
 	qemu=("$qemu_bin" -M pc -cpu "$cpu" -smp "${SMP:-2}" -m $mem)
-	append="console=ttyS0 $append"
+	# The perf hard-lockup detector (CONFIG_HARDLOCKUP_DETECTOR_PERF)
+	# would hold a pinned cycles counter on every CPU, which changes
+	# every test that fills the counters: off unless a test turns it
+	# on (/proc/sys/kernel/nmi_watchdog; KPERF_APPEND comes later on
+	# the command line, so nmi_watchdog=1 there wins). The soft-lockup
+	# detector it brings is off too: under TCG a vCPU the host starves
+	# looks stuck, and an RCU stall reports a real one anyway.
+	append="console=ttyS0 nmi_watchdog=0 nosoftlockup $append"
 	vser=virtio-serial-pci; v9p=virtio-9p-pci ;;
 arm64)
 	# -cpu max has the emulated PMUv3; impdef pointer auth is much

@@ -38,7 +38,7 @@ SPLATS = [
     r'possible circular locking', r'possible recursive locking',
     r'inconsistent lock state', r'suspicious RCU usage',
     r'sleeping function called from invalid context', r'cut here',
-    r'soft lockup', r'hung_task', r'self-detected stall',
+    r'soft lockup', r'hard LOCKUP', r'hung_task', r'self-detected stall',
     r'rcu: INFO', r'Call Trace:', r'unreferenced object',
     r'DEBUG_LOCKS_WARN_ON', r'refcount_t: ',
     # RCU stalls and hung tasks as 6.12 words them ("rcu: INFO: rcu_preempt
