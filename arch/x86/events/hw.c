@@ -26,7 +26,7 @@
 
 DEFINE_PER_CPU(struct x86_cpu_pmu, x86_cpu_pmu);
 
-/**
+/*
  * x86_counter_msrs - point an event's hw state at counter @idx
  * @hwc: the event's hardware state
  * @idx: a counter index (GP from 0, fixed from 32)
@@ -37,7 +37,7 @@ DEFINE_PER_CPU(struct x86_cpu_pmu, x86_cpu_pmu);
  *
  * Context: any; no hardware access.
  */
-void x86_counter_msrs(struct hw_perf_event *hwc, int idx)
+static void x86_counter_msrs(struct hw_perf_event *hwc, int idx)
 {
 	hwc->idx = idx;
 	if (X86_IS_FIXED(idx)) {
@@ -250,7 +250,8 @@ static int x86_repack(struct x86_cpu_pmu *cpuc, struct perf_event *event,
 		x86_place(cpuc, ev[i], idx[i]);
 		if (was_running & BIT_ULL(i))
 			x86_pmu_start(ev[i], PERF_EF_RELOAD);
-		perf_event_update_userpage(ev[i]);
+		else
+			perf_event_update_userpage(ev[i]);
 	}
 	return idx[n];
 }
@@ -283,9 +284,11 @@ int x86_pmu_add(struct perf_event *event, int flags)
 
 	x86_place(cpuc, event, idx);
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	/* starting programs the period, which refreshes the user page */
 	if (flags & PERF_EF_START)
 		x86_pmu_start(event, PERF_EF_RELOAD);
-	perf_event_update_userpage(event);
+	else
+		perf_event_update_userpage(event);
 	return 0;
 }
 

@@ -105,9 +105,16 @@ static int x86_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 	u64 start, wrapped;
 	int handled = 0;
 
-	/* no event of ours exists anywhere: not our NMI */
-	if (!atomic_read(&x86_nr_events))
+	/*
+	 * No event of ours exists anywhere: not our NMI, and no MSR to read.
+	 * A PMI of an event freed since it overflowed may still land here,
+	 * and Intel masked LVTPC to deliver it: unmask, or this CPU would
+	 * never see a PMI again.
+	 */
+	if (!atomic_read(&x86_nr_events)) {
+		apic_write(APIC_LVTPC, APIC_DM_NMI);
 		return NMI_DONE;
+	}
 
 	start = sched_clock();
 	ops->disable_all(cpuc);

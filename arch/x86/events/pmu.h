@@ -183,7 +183,6 @@ int x86_event_init(struct perf_event *event);
 /* hw.c */
 u64 x86_event_update(struct perf_event *event);
 bool x86_set_period(struct perf_event *event);
-void x86_counter_msrs(struct hw_perf_event *hwc, int idx);
 int x86_pmu_add(struct perf_event *event, int flags);
 void x86_pmu_del(struct perf_event *event, int flags);
 void x86_pmu_start(struct perf_event *event, int flags);

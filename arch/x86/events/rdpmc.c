@@ -119,11 +119,6 @@ void perf_clear_dirty_counters(void)
 	cpuc->dirty = 0;
 }
 
-static void x86_rdpmc_refresh(void *unused)
-{
-	cr4_update_pce(NULL);
-}
-
 static ssize_t rdpmc_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
@@ -160,7 +155,7 @@ static ssize_t rdpmc_store(struct device *dev, struct device_attribute *attr,
 			static_branch_disable(&rdpmc_always_available_key);
 
 		WRITE_ONCE(x86_rdpmc_policy, val);
-		on_each_cpu(x86_rdpmc_refresh, NULL, 1);
+		on_each_cpu(cr4_update_pce, NULL, 1);
 	}
 	mutex_unlock(&x86_rdpmc_mutex);
 	return count;
