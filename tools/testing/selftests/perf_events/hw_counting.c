@@ -846,7 +846,10 @@ TEST(x86_raw_instructions_user_exact)
 /*
  * instructions:k (exclude_user) around a LOOP of 1e6 and of 3e6: the
  * kernel's share (the ioctl paths, a timer tick or two), which does not
- * grow with the 2e6 more instructions of the user loop.
+ * grow with the 2e6 more instructions of the user loop. A tick costs far
+ * more on a debug kernel (KASAN, lockdep: 350000 instructions seen), so
+ * the bounds are what counting the user loop would add, not a tick's
+ * cost.
  */
 TEST(x86_instructions_kernel_not_user)
 {
@@ -863,8 +866,8 @@ TEST(x86_instructions_kernel_not_user)
 	TH_LOG("instructions:k around LOOPs of 1e6 and 3e6: %llu, %llu",
 	       (unsigned long long)k1, (unsigned long long)k3);
 	EXPECT_LT(0, k1) TH_LOG("the ioctl paths counted nothing");
-	EXPECT_GT(100000, k1);
-	EXPECT_GT(100000, k3) TH_LOG("exclude_user counted the user loop");
+	EXPECT_GT(1000000, k1) TH_LOG("exclude_user counted the user loop");
+	EXPECT_GT(k1 + 1000000, k3) TH_LOG("exclude_user counted the user loop");
 	close(fd);
 }
 
@@ -1015,8 +1018,10 @@ TEST(x86_group_fills_every_counter)
  * More instructions:u events than the PMU has counters, each on its own:
  * the core rotates them, so each one ran for part of the time it was
  * enabled, and its count scaled by enabled/running is the LOOP's within
- * 5% (instructions come at an even rate under icount: the scaling
- * error is about one rotation in the number each event took part in).
+ * 10%. User instructions come at an even rate under icount but for the
+ * kernel's interruptions: 0.2% off on the normal kernel, 5.5% on the
+ * debug kernel, whose ticks are long; an event whose count is not scaled
+ * is off by half or more.
  */
 #define MUX_EVENTS	12
 #define MUX_LOOP	100000000UL
@@ -1051,8 +1056,8 @@ TEST(x86_multiplex_scales)
 		EXPECT_LT(0, v[i].running) TH_LOG("event %d never ran", i);
 		EXPECT_LT(v[i].running, v[i].enabled)
 			TH_LOG("event %d ran throughout: no rotation", i);
-		EXPECT_LT(MUX_LOOP * 0.95, scaled) TH_LOG("event %d", i);
-		EXPECT_GT(MUX_LOOP * 1.05, scaled) TH_LOG("event %d", i);
+		EXPECT_LT(MUX_LOOP * 0.90, scaled) TH_LOG("event %d", i);
+		EXPECT_GT(MUX_LOOP * 1.10, scaled) TH_LOG("event %d", i);
 	}
 	for (i = 0; i < MUX_EVENTS; i++)
 		close(fd[i]);
