@@ -16,7 +16,9 @@
 #   QEMU_PMU_DIR=dir            where everything goes ($KPERF_CACHE/qemu-pmu)
 #
 # The binary finds its firmware (SeaBIOS, option ROMs) in the system's
-# QEMU directories (through symbolic links beside it), so it needs no -L.
+# QEMU directories, so it needs no -L: it is configured with those
+# directories as its firmware path, and the install puts symbolic links to
+# them beside the binary, where a relocated QEMU looks for them.
 source "$(dirname "$0")/../lib.sh"
 
 HERE=$RIG/qemu
@@ -149,19 +151,24 @@ mkdir -p "$work/src"
 rsync -rlp --checksum --delete --exclude=/build "$stage/" "$work/src/"
 rm -rf "$stage"
 
-# --- configure once, build, install -----------------------------------------
+# --- configure (again when the options change), build, install -------------
 b=$work/src/build
 t0=$(date +%s)
-if [ ! -f "$b/build.ninja" ]; then
+# SeaBIOS (bios-256k.bin) is not in /usr/share/qemu on Debian: name every
+# firmware directory, or a fresh machine's QEMU cannot start a PC.
+conf=(--prefix=/usr
+      --firmwarepath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu
+      --target-list=x86_64-softmmu --without-default-features
+      --enable-tcg --enable-fdt=system
+      --enable-virtfs --enable-cap-ng --enable-attr
+      --disable-docs --disable-werror)
+if [ ! -f "$b/build.ninja" ] ||
+   [ "$(cat "$b/.rig-configure" 2>/dev/null)" != "${conf[*]}" ]; then
 	log "qemu-pmu: configuring qemu $version"
 	rm -rf "$b"; mkdir -p "$b"
-	(cd "$b" && ../configure --prefix=/usr \
-		--target-list=x86_64-softmmu --without-default-features \
-		--enable-tcg --enable-fdt=system \
-		--enable-virtfs --enable-cap-ng --enable-attr \
-		--disable-docs --disable-werror \
-		>"$work/configure.log" 2>&1) ||
+	(cd "$b" && ../configure "${conf[@]}" >"$work/configure.log" 2>&1) ||
 		{ tail -30 "$work/configure.log" >&2; die "qemu-pmu: configure failed ($work/configure.log)"; }
+	echo "${conf[*]}" > "$b/.rig-configure"
 fi
 log "qemu-pmu: building ($JOBS jobs; $(series | wc -l) patches, key $key)"
 ninja -C "$b" -j "$JOBS" qemu-system-x86_64 >"$work/build.log" 2>&1 ||
@@ -177,6 +184,12 @@ ln -s /usr/share/qemu "$dest.tmp/share/qemu"
 ln -s /usr/share/seabios "$dest.tmp/share/seabios"
 ln -s /usr/lib/ipxe/qemu "$dest.tmp/lib/ipxe/qemu"
 { echo "qemu $version + rig/qemu/patches"; series; } > "$dest.tmp/VERSION"
+# It must find its firmware: a PC that cannot load SeaBIOS exits at once
+# with an error; one that can waits, stopped (-S), until the timeout.
+rc=0
+out=$(timeout 5 "$dest.tmp/bin/qemu-system-x86_64" -M pc -S -nodefaults \
+	-display none -monitor none 2>&1) || rc=$?
+[ "$rc" = 124 ] || die "qemu-pmu: the new binary does not start a PC: $out"
 touch "$dest.tmp/.done"
 rm -rf "$dest"
 mv "$dest.tmp" "$dest"
