@@ -76,7 +76,9 @@ arm64)
 	# cheaper to emulate than the architected algorithm
 	qemu=(qemu-system-aarch64 -M virt,gic-version=3 -cpu max,pauth-impdef=on
 	      -smp "${SMP:-2}" -m $mem)
-	append="console=ttyAMA0 $append"
+	# PMU overflows as pseudo-NMIs; the perf hard-lockup detector off
+	# as on x86 (above)
+	append="console=ttyAMA0 irqchip.gicv3_pseudo_nmi=1 nmi_watchdog=0 nosoftlockup $append"
 	vser=virtio-serial-device; v9p=virtio-9p-device ;;
 esac
 qemu+=(-kernel "$O/$IMAGE" -initrd "$O/initramfs.cpio" -no-reboot)

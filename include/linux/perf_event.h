@@ -227,6 +227,12 @@ struct hw_perf_event {
 #define PERF_PMU_CAP_EXTENDED_HW_TYPE		0x0100
 #define PERF_PMU_CAP_AUX_PAUSE			0x0200
 #define PERF_PMU_CAP_AUX_PREFER_LARGE		0x0400
+/*
+ * User access to the counters follows the running task's context: the
+ * core counts the context's PERF_EVENT_FLAG_USER_READ_CNT events and
+ * calls ->pmu_enable when it goes (perf_running_task_reads_counters()).
+ */
+#define PERF_PMU_CAP_USER_READ_CTX		0x0800
 
 /* a pmu that wants no sysfs device */
 #define PMU_NULL_DEV	((void *)(~0UL))
@@ -515,6 +521,8 @@ struct perf_event_context {
 	int				is_active;
 	int				nr_stat;
 	int				nr_freq;
+	/* events whose counters user space reads directly (arm64 EL0) */
+	int				nr_user_read;
 
 	refcount_t			refcount;
 	struct task_struct		*task;
@@ -844,6 +852,7 @@ int perf_pmu_register(struct pmu *pmu, const char *name, int type);
 void perf_pmu_unregister(struct pmu *pmu);
 void perf_pmu_disable(struct pmu *pmu);
 void perf_pmu_enable(struct pmu *pmu);
+bool perf_running_task_reads_counters(void);
 
 /* task lifecycle hooks (kernel/fork.c, kernel/exit.c, fs/exec.c) */
 void __perf_event_task_sched_in(struct task_struct *prev,

@@ -27,6 +27,8 @@ static void ctx_add_event(struct perf_event *event,
 	/* the tick re-derives the periods of frequency-mode events */
 	if (event->attr.freq)
 		ctx->nr_freq++;
+	if (perf_event_user_read_ctx(event))
+		ctx->nr_user_read++;
 	event->attach_state |= PERF_ATTACH_CONTEXT;
 	perf_sb_attach(ctx, event);
 
@@ -100,11 +102,24 @@ static void __perf_remove(struct perf_event *event,
 {
 	struct perf_event *leader = event->group_leader;
 	struct perf_event *sibling, *tmp;
+	bool user_read;
 
 	if (!(event->attach_state & PERF_ATTACH_CONTEXT))
 		return;
 
+	/*
+	 * Counted out before its PMU is enabled again, whether or not it
+	 * was on a counter: ->pmu_enable then closes the user access the
+	 * task had only through this event.
+	 */
+	user_read = perf_event_user_read_ctx(event);
+	if (user_read) {
+		ctx->nr_user_read--;
+		perf_pmu_disable(event->pmu);
+	}
 	perf_event_sched_out(event, ctx);
+	if (user_read)
+		perf_pmu_enable(event->pmu);
 	perf_event_update_time(event);
 
 	if (leader != event) {

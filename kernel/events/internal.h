@@ -55,6 +55,13 @@
 
 DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
 
+/* an event its PMU lets user space read while its task context runs */
+static inline bool perf_event_user_read_ctx(struct perf_event *event)
+{
+	return (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT) &&
+	       (event->pmu->capabilities & PERF_PMU_CAP_USER_READ_CTX);
+}
+
 /*
  * A function run against an event's context with ctx->lock held and IRQs
  * off, on the CPU where the context is active, or on any CPU when it is

@@ -445,6 +445,22 @@ void perf_task_ctx_sched_in(struct perf_cpu_context *cpuctx,
 	perf_pmu_batch_enable(&b);
 }
 
+/*
+ * Put the PMUs of @ctx's directly readable events into the pass, even
+ * those with nothing on a counter (disabled, or waiting for one): their
+ * ->pmu_enable at the end of the pass is where the driver closes the
+ * access it opened for the task.
+ */
+static void perf_user_read_pmus(struct perf_event_context *ctx,
+				struct perf_pmu_batch *b)
+{
+	struct perf_event *event;
+
+	list_for_each_entry(event, &ctx->event_list, event_entry)
+		if (perf_event_user_read_ctx(event))
+			perf_pmu_batch_disable(b, event->pmu);
+}
+
 /**
  * perf_task_ctx_sched_out - take a task context off this CPU
  * @cpuctx: this CPU's core state
@@ -459,12 +475,42 @@ void perf_task_ctx_sched_out(struct perf_cpu_context *cpuctx,
 
 	lockdep_assert_held(&ctx->lock);
 	perf_ctx_sched_out(ctx, false, NULL, &b);
+	if (ctx->nr_user_read)
+		perf_user_read_pmus(ctx, &b);
+	/*
+	 * Gone before the PMUs are enabled again: a driver deciding what
+	 * user space may read (perf_running_task_reads_counters()) must no
+	 * longer see the outgoing task's events.
+	 */
+	if (cpuctx->task_ctx == ctx)
+		cpuctx->task_ctx = NULL;
 	perf_pmu_batch_enable(&b);
 	/* every running group is on ctx->pinned_on or ctx->flexible_on */
 	WARN_ON_ONCE(ctx->nr_active);
 	perf_ctx_deactivate(ctx);
-	if (cpuctx->task_ctx == ctx)
-		cpuctx->task_ctx = NULL;
+}
+
+/**
+ * perf_running_task_reads_counters - may the running task read counters?
+ *
+ * True when the task context scheduled on this CPU holds events opened
+ * for direct reads from user space (PERF_EVENT_FLAG_USER_READ_CNT, set by
+ * the PMU driver at event_init) of a PMU with PERF_PMU_CAP_USER_READ_CTX. A driver asks from ->pmu_enable, after
+ * every change of the events on its counters, and opens or closes EL0
+ * access to them accordingly. The answer covers the task's events whether
+ * or not they are on a counter right now, so that access does not come
+ * and go with multiplexing under a reader that is between loading the
+ * page's index and reading the counter.
+ *
+ * Context: IRQs off (the CPU's task context cannot change under us).
+ */
+bool perf_running_task_reads_counters(void)
+{
+	struct perf_event_context *ctx;
+
+	lockdep_assert_irqs_disabled();
+	ctx = this_cpu_ptr(&perf_cpu_ctx)->task_ctx;
+	return ctx && READ_ONCE(ctx->nr_user_read);
 }
 
 /**

@@ -8,7 +8,8 @@
  * event. Counter numbering follows the architecture: event counters
  * 0..N-1 (PMEVCNTR<n>_EL0, N from PMCR_EL0.N) and the cycle counter
  * PMCCNTR_EL0 as index 31, which is also its bit in the PMCNTEN, PMINTEN
- * and PMOVS registers.
+ * and PMOVS registers. This file holds the events and counters; the other
+ * perf_event_*.c files are listed in perf_event_pmuv3.h.
  *
  * Counter widths. The cycle counter is 64 bits wide (we set PMCR_EL0.LC so
  * that it also overflows at 64 bits). Event counters are 32 bits wide,
@@ -20,132 +21,40 @@
  * two adjacent event counters, 2n (low half) and 2n + 1 (high half,
  * counting the CHAIN event, i.e. the overflows of 2n): "chained".
  *
+ * hw.prev_count holds the counter's last value sign-extended from the
+ * event's width, the way a reader of the user page extends what it reads
+ * from the counter (perf_event_user.c), so that count - prev_count is the
+ * page's offset whenever the core refreshes it.
+ *
  * Context. The perf core calls ->add/->del/->start/->stop/->read and
  * ->pmu_enable/->pmu_disable on the CPU whose counters they touch, with
  * interrupts off (the context lock is held for add/del and for the
  * start/stop/read done by scheduling and by cross-CPU function calls).
  * The overflow interrupt is a per-CPU PPI, so the handler only ever sees
- * its own CPU's counters and runs with interrupts off too; nothing here
- * takes a lock, per-CPU data and interrupts-off are the whole story.
- * ->event_init runs in process context, on any CPU, touching no hardware.
+ * its own CPU's counters. Nothing here takes a lock: per-CPU data and
+ * interrupts-off are the whole story, except that with pseudo-NMIs the
+ * handler may run between any two instructions of this code. So
+ * prev_count changes only by cmpxchg, a counter is off (and its overflow
+ * flag clear) before its slot in pmuv3_cpu changes, and the handler puts
+ * PMCR_EL0 back exactly as it found it. ->event_init runs in process
+ * context, on any CPU, touching no hardware.
  *
- * Not done: user-space counter access (PMUSERENR_EL0 stays 0, no "rdpmc"
- * format bit), the FEAT_PMUv3_ICNTR instruction counter, SPI (one
- * interrupt per CPU) wiring, ACPI probing, CPU PM save/restore.
+ * Not done: the FEAT_PMUv3_ICNTR instruction counter, SPI (one interrupt
+ * per CPU) wiring, one PMU per CPU type, ACPI probing, KVM's vPMU hooks.
  */
 
 #define pr_fmt(fmt) "pmuv3: " fmt
 
 #include <linux/bitfield.h>
 #include <linux/bitops.h>
-#include <linux/cpuhotplug.h>
-#include <linux/cpumask.h>
-#include <linux/interrupt.h>
-#include <linux/irq.h>
-#include <linux/irqdesc.h>
-#include <linux/math64.h>
-#include <linux/mod_devicetable.h>
-#include <linux/of.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
-#include <linux/perf/arm_pmuv3.h>
-#include <linux/platform_device.h>
 #include <linux/sched/clock.h>
-#include <linux/sched_clock.h>
-#include <linux/smp.h>
-#include <linux/sysfs.h>
 
 #include <asm/irq_regs.h>
 #include <asm/virt.h>
 
-#include <clocksource/arm_arch_timer.h>
-
-/* counter indexes 0..30 are event counters, 31 the cycle counter */
-#define PMUV3_NR_COUNTERS	32
-#define PMUV3_CYCLE_IDX		ARMV8_PMU_CYCLE_IDX
-
-/* the event number field of PMEVTYPER<n>_EL0 and of the user's config */
-#define PMUV3_EVENT_MASK	ARMV8_PMU_EVTYPE_EVENT
-
-/* PMCEID0/1 describe events 0x0000..0x003f and 0x4000..0x403f */
-#define PMUV3_COMMON_EVENTS	64
-#define PMUV3_EXT_EVENT_BASE	0x4000
-
-/* attr.config1 fields (upstream's format/ names and positions) */
-#define PMUV3_CFG1_LONG		BIT_ULL(0)
-#define PMUV3_CFG1_TH_COUNT	BIT_ULL(2)
-#define PMUV3_CFG1_TH_COMPARE	GENMASK_ULL(4, 3)
-#define PMUV3_CFG1_THRESHOLD	GENMASK_ULL(16, 5)
-
-/* hw_perf_event::flags, within PERF_EVENT_FLAG_ARCH */
-#define PMUV3_F_LONG		BIT(0)	/* 64-bit event */
-
-/* the filter and event bits we ever write to PMEVTYPER<n>_EL0 */
-#define PMUV3_EVTYPER_MASK	(PMUV3_EVENT_MASK | ARMV8_PMU_INCLUDE_EL2 | \
-				 ARMV8_PMU_EXCLUDE_EL0 | ARMV8_PMU_EXCLUDE_EL1 | \
-				 ARMV8_PMU_EVTYPE_TC | ARMV8_PMU_EVTYPE_TH)
-/* PMCCFILTR_EL0 has the same filter bits but no event or threshold */
-#define PMUV3_CCFILTR_MASK	(ARMV8_PMU_INCLUDE_EL2 | \
-				 ARMV8_PMU_EXCLUDE_EL0 | ARMV8_PMU_EXCLUDE_EL1)
-
-/**
- * struct pmuv3_cpu - one CPU's counters
- * @events: the event on each counter; a chained event sits at its odd
- *	(high) index only, the even index below it is marked in @used
- * @used: counters taken, bit n = counter n (the cycle counter is bit 31)
- * @frozen: inside a ->pmu_disable/->pmu_enable section of the core; when
- *	not, ->start must switch the PMU on itself
- *
- * Only touched on its own CPU with interrupts off.
- */
-struct pmuv3_cpu {
-	struct perf_event	*events[PMUV3_NR_COUNTERS];
-	unsigned long		used;
-	bool			frozen;
-};
-
-/**
- * struct pmuv3 - the PMU of this system
- * @pmu: what the perf core sees
- * @cpu: per-CPU counter state, also the per-CPU IRQ cookie
- * @cntr_mask: counters that exist (event counters 0..N-1 and bit 31)
- * @nr_evcntrs: N, the number of event counters
- * @pmceid: common events 0x00..0x3f the CPU implements (PMCEID0/1 low)
- * @pmceid_ext: common events 0x4000..0x403f it implements (PMCEID0/1 high)
- * @pmuver: ID_AA64DFR0_EL1.PMUVer
- * @pmmir: PMMIR_EL1 (PMUv3p4 and later), else 0
- * @long_evcntr: event counters are 64 bits wide (PMUv3p5, PMCR_EL0.LP)
- * @irq: the per-CPU overflow interrupt, 0 if the device has none
- * @hp_state: our dynamic CPU hotplug state
- * @supported: CPUs this PMU serves
- *
- * Everything but @cpu is written once at probe time and read-only after.
- */
-struct pmuv3 {
-	struct pmu		pmu;
-	struct pmuv3_cpu __percpu *cpu;
-	unsigned long		cntr_mask;
-	unsigned int		nr_evcntrs;
-	u64			pmceid;
-	u64			pmceid_ext;
-	int			pmuver;
-	u64			pmmir;
-	bool			long_evcntr;
-	int			irq;
-	int			hp_state;
-	cpumask_t		supported;
-};
-
-/*
- * There is one PMUv3 node on the machines we care about; the hotplug
- * callbacks and the sysfs show functions find it here.
- */
-static struct pmuv3 *pmuv3_dev;
-
-static inline struct pmuv3 *to_pmuv3(struct pmu *pmu)
-{
-	return container_of(pmu, struct pmuv3, pmu);
-}
+#include "perf_event_pmuv3.h"
 
 /* ------------------------------------------------------------------ */
 /* Event encoding: generic events, cache events, raw events            */
@@ -190,7 +99,7 @@ static const u16 pmuv3_cache_map[PERF_COUNT_HW_CACHE_MAX]
 
 #undef CE
 
-static bool pmuv3_has_common_event(struct pmuv3 *p, u64 id)
+bool pmuv3_has_common_event(struct pmuv3 *p, u64 id)
 {
 	if (id < PMUV3_COMMON_EVENTS)
 		return p->pmceid & BIT_ULL(id);
@@ -336,7 +245,7 @@ static inline u64 pmuv3_event_cntr_bits(struct perf_event *event)
 	return BIT_ULL(idx);
 }
 
-static u32 pmuv3_threshold_max(struct pmuv3 *p)
+u32 pmuv3_threshold_max(struct pmuv3 *p)
 {
 	/* PMEVTYPER.TH takes values up to 2^PMMIR_EL1.THWIDTH - 1 */
 	return (1U << FIELD_GET(ARMV8_PMU_THWIDTH, p->pmmir)) - 1;
@@ -368,6 +277,12 @@ static int pmuv3_get_idx(struct pmuv3 *p, unsigned long *used,
 	}
 
 	if (pmuv3_idx_is_chained(p, event, 0)) {
+		/*
+		 * EL0 cannot read a pair as one value: an event user space
+		 * reads directly gets the cycle counter or nothing.
+		 */
+		if (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT)
+			return -EAGAIN;
 		/* a pair is an even counter and the odd one just above it */
 		for (idx = 1; idx < p->nr_evcntrs; idx += 2) {
 			unsigned long pair = BIT(idx) | BIT(idx - 1);
@@ -393,7 +308,7 @@ static int pmuv3_get_idx(struct pmuv3 *p, unsigned long *used,
 /* Register access; all on the local CPU with interrupts off           */
 /* ------------------------------------------------------------------ */
 
-static void pmuv3_write_pmcr(u64 val)
+void pmuv3_write_pmcr(u64 val)
 {
 	/* earlier counter set-up must take effect before the PMU is (re)started */
 	isb();
@@ -481,7 +396,7 @@ static void pmuv3_counters_on(u64 cntrs, u64 irqs)
 	write_pmcntenset(cntrs);
 }
 
-static void pmuv3_counters_off(u64 cntrs)
+void pmuv3_counters_off(u64 cntrs)
 {
 	write_pmcntenclr(cntrs);
 	write_pmintenclr(cntrs);
@@ -494,6 +409,12 @@ static void pmuv3_counters_off(u64 cntrs)
 /* ------------------------------------------------------------------ */
 /* Counting: update and period                                         */
 /* ------------------------------------------------------------------ */
+
+/* a counter value as prev_count keeps it: sign-extended from its width */
+static inline u64 pmuv3_prev_value(struct perf_event *event, u64 val)
+{
+	return pmuv3_event_is_long(event) ? val : (u64)(s64)(s32)val;
+}
 
 /*
  * Fold what the counter counted since the last look into event->count.
@@ -508,7 +429,7 @@ static void pmuv3_event_update(struct perf_event *event)
 
 	do {
 		prev = local64_read(&hwc->prev_count);
-		now = pmuv3_read_counter(event);
+		now = pmuv3_prev_value(event, pmuv3_read_counter(event));
 	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
 
 	delta = (now - prev) & pmuv3_event_mask(event);
@@ -537,7 +458,8 @@ static bool pmuv3_set_period(struct perf_event *event)
 	if (left > (s64)(mask >> 1))
 		left = mask >> 1;
 
-	local64_set(&hwc->prev_count, (u64)(-left) & mask);
+	/* -left is already sign-extended, as prev_count wants it */
+	local64_set(&hwc->prev_count, (u64)-left);
 	pmuv3_write_counter(event, (u64)(-left) & mask);
 	perf_event_update_userpage(event);
 
@@ -560,7 +482,7 @@ static bool pmuv3_set_period(struct perf_event *event)
  * Context: on the event's CPU, interrupts off (from ->add, from the core
  * under the context lock, or when the core unthrottles the event).
  */
-static void pmuv3_start(struct perf_event *event, int flags)
+void pmuv3_start(struct perf_event *event, int flags)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 cntrs = pmuv3_event_cntr_bits(event);
@@ -592,7 +514,7 @@ static void pmuv3_start(struct perf_event *event, int flags)
  * Context: on the event's CPU, interrupts off (from ->del, from the core
  * under the context lock, or from our overflow handler on throttling).
  */
-static void pmuv3_stop(struct perf_event *event, int flags)
+void pmuv3_stop(struct perf_event *event, int flags)
 {
 	struct hw_perf_event *hwc = &event->hw;
 
@@ -694,6 +616,8 @@ static void pmuv3_pmu_enable(struct pmu *pmu)
 	if (!cpumask_test_cpu(smp_processor_id(), &p->supported))
 		return;
 	cpuc->frozen = false;
+	/* the events now on this CPU decide what EL0 may read */
+	pmuv3_user_access_update(p, cpuc);
 	/* nothing to count: leave the PMU off */
 	if (!cpuc->used)
 		return;
@@ -883,6 +807,10 @@ static int pmuv3_event_init(struct perf_event *event)
 		return err;
 	hwc->config_base |= id;
 
+	err = pmuv3_user_event_init(p, event);
+	if (err)
+		return err;
+
 	if (!is_sampling_event(event)) {
 		/*
 		 * Counting only: still take an interrupt every half counter
@@ -916,13 +844,14 @@ static bool pmuv3_filter(struct pmu *pmu, int cpu)
 /* ------------------------------------------------------------------ */
 
 /*
- * The per-CPU overflow interrupt: hard IRQ context, interrupts off, on
+ * The per-CPU overflow interrupt: hard IRQ context with interrupts off, or
+ * NMI context when the GIC gives us a pseudo-NMI (perf_event_probe.c), on
  * the CPU whose counters overflowed; @dev is this CPU's struct pmuv3_cpu.
  * The PMU is frozen while we walk the counters, so that the members of a
  * group are sampled at the same instant, then put back as it was (the
  * core may have had it disabled).
  */
-static irqreturn_t pmuv3_irq_handler(int irq, void *dev)
+irqreturn_t pmuv3_irq_handler(int irq, void *dev)
 {
 	struct pmuv3_cpu *cpuc = dev;
 	struct pmuv3 *p = pmuv3_dev;
@@ -979,365 +908,23 @@ static irqreturn_t pmuv3_irq_handler(int irq, void *dev)
 	return IRQ_HANDLED;
 }
 
-/* ------------------------------------------------------------------ */
-/* sysfs: format/, events/, caps/, cpus                                */
-/* ------------------------------------------------------------------ */
-
-PMU_FORMAT_ATTR(event, "config:0-15");
-PMU_FORMAT_ATTR(long, "config1:0");
-PMU_FORMAT_ATTR(threshold_count, "config1:2");
-PMU_FORMAT_ATTR(threshold_compare, "config1:3-4");
-PMU_FORMAT_ATTR(threshold, "config1:5-16");
-
-static struct attribute *pmuv3_format_attrs[] = {
-	&format_attr_event.attr,
-	&format_attr_long.attr,
-	&format_attr_threshold.attr,
-	&format_attr_threshold_compare.attr,
-	&format_attr_threshold_count.attr,
-	NULL,
-};
-
-static const struct attribute_group pmuv3_format_group = {
-	.name = "format",
-	.attrs = pmuv3_format_attrs,
-};
-
-static ssize_t pmuv3_event_show(struct device *dev,
-				struct device_attribute *attr, char *page)
-{
-	struct perf_pmu_events_attr *ea =
-		container_of(attr, struct perf_pmu_events_attr, attr);
-
-	return sysfs_emit(page, "event=0x%04llx\n", ea->id);
-}
-
-#define PMUV3_EVENT(_name, _id)	PMU_EVENT_ATTR_ID(_name, pmuv3_event_show, _id)
-
-/*
- * The architecture's common events, by their sysfs names; each is shown
- * only if PMCEID says the CPU implements it. SW_INCR (software increment,
- * written from EL0 only with PMUSERENR access) and CHAIN (meaningless on
- * its own) are left out on purpose.
+/**
+ * pmuv3_setup_pmu() - fill in the struct pmu the core will see
+ * @p: the PMU being probed; @p->irq already known
+ * @dev: its platform device
+ *
+ * Context: process context, at probe.
  */
-static struct attribute *pmuv3_event_attrs[] = {
-	PMUV3_EVENT(l1i_cache_refill, 0x0001),
-	PMUV3_EVENT(l1i_tlb_refill, 0x0002),
-	PMUV3_EVENT(l1d_cache_refill, 0x0003),
-	PMUV3_EVENT(l1d_cache, 0x0004),
-	PMUV3_EVENT(l1d_tlb_refill, 0x0005),
-	PMUV3_EVENT(ld_retired, 0x0006),
-	PMUV3_EVENT(st_retired, 0x0007),
-	PMUV3_EVENT(inst_retired, 0x0008),
-	PMUV3_EVENT(exc_taken, 0x0009),
-	PMUV3_EVENT(exc_return, 0x000A),
-	PMUV3_EVENT(cid_write_retired, 0x000B),
-	PMUV3_EVENT(pc_write_retired, 0x000C),
-	PMUV3_EVENT(br_immed_retired, 0x000D),
-	PMUV3_EVENT(br_return_retired, 0x000E),
-	PMUV3_EVENT(unaligned_ldst_retired, 0x000F),
-	PMUV3_EVENT(br_mis_pred, 0x0010),
-	PMUV3_EVENT(cpu_cycles, 0x0011),
-	PMUV3_EVENT(br_pred, 0x0012),
-	PMUV3_EVENT(mem_access, 0x0013),
-	PMUV3_EVENT(l1i_cache, 0x0014),
-	PMUV3_EVENT(l1d_cache_wb, 0x0015),
-	PMUV3_EVENT(l2d_cache, 0x0016),
-	PMUV3_EVENT(l2d_cache_refill, 0x0017),
-	PMUV3_EVENT(l2d_cache_wb, 0x0018),
-	PMUV3_EVENT(bus_access, 0x0019),
-	PMUV3_EVENT(memory_error, 0x001A),
-	PMUV3_EVENT(inst_spec, 0x001B),
-	PMUV3_EVENT(ttbr_write_retired, 0x001C),
-	PMUV3_EVENT(bus_cycles, 0x001D),
-	PMUV3_EVENT(l1d_cache_allocate, 0x001F),
-	PMUV3_EVENT(l2d_cache_allocate, 0x0020),
-	PMUV3_EVENT(br_retired, 0x0021),
-	PMUV3_EVENT(br_mis_pred_retired, 0x0022),
-	PMUV3_EVENT(stall_frontend, 0x0023),
-	PMUV3_EVENT(stall_backend, 0x0024),
-	PMUV3_EVENT(l1d_tlb, 0x0025),
-	PMUV3_EVENT(l1i_tlb, 0x0026),
-	PMUV3_EVENT(l2i_cache, 0x0027),
-	PMUV3_EVENT(l2i_cache_refill, 0x0028),
-	PMUV3_EVENT(l3d_cache_allocate, 0x0029),
-	PMUV3_EVENT(l3d_cache_refill, 0x002A),
-	PMUV3_EVENT(l3d_cache, 0x002B),
-	PMUV3_EVENT(l3d_cache_wb, 0x002C),
-	PMUV3_EVENT(l2d_tlb_refill, 0x002D),
-	PMUV3_EVENT(l2i_tlb_refill, 0x002E),
-	PMUV3_EVENT(l2d_tlb, 0x002F),
-	PMUV3_EVENT(l2i_tlb, 0x0030),
-	PMUV3_EVENT(remote_access, 0x0031),
-	PMUV3_EVENT(ll_cache, 0x0032),
-	PMUV3_EVENT(ll_cache_miss, 0x0033),
-	PMUV3_EVENT(dtlb_walk, 0x0034),
-	PMUV3_EVENT(itlb_walk, 0x0035),
-	PMUV3_EVENT(ll_cache_rd, 0x0036),
-	PMUV3_EVENT(ll_cache_miss_rd, 0x0037),
-	PMUV3_EVENT(remote_access_rd, 0x0038),
-	PMUV3_EVENT(l1d_cache_lmiss_rd, 0x0039),
-	PMUV3_EVENT(op_retired, 0x003A),
-	PMUV3_EVENT(op_spec, 0x003B),
-	PMUV3_EVENT(stall, 0x003C),
-	PMUV3_EVENT(stall_slot_backend, 0x003D),
-	PMUV3_EVENT(stall_slot_frontend, 0x003E),
-	PMUV3_EVENT(stall_slot, 0x003F),
-	PMUV3_EVENT(sample_pop, 0x4000),
-	PMUV3_EVENT(sample_feed, 0x4001),
-	PMUV3_EVENT(sample_filtrate, 0x4002),
-	PMUV3_EVENT(sample_collision, 0x4003),
-	PMUV3_EVENT(cnt_cycles, 0x4004),
-	PMUV3_EVENT(stall_backend_mem, 0x4005),
-	PMUV3_EVENT(l1i_cache_lmiss, 0x4006),
-	PMUV3_EVENT(l2d_cache_lmiss_rd, 0x4009),
-	PMUV3_EVENT(l2i_cache_lmiss, 0x400A),
-	PMUV3_EVENT(l3d_cache_lmiss_rd, 0x400B),
-	PMUV3_EVENT(trb_wrap, 0x400C),
-	PMUV3_EVENT(trb_trig, 0x400E),
-	PMUV3_EVENT(trcextout0, 0x4010),
-	PMUV3_EVENT(trcextout1, 0x4011),
-	PMUV3_EVENT(trcextout2, 0x4012),
-	PMUV3_EVENT(trcextout3, 0x4013),
-	PMUV3_EVENT(cti_trigout4, 0x4018),
-	PMUV3_EVENT(cti_trigout5, 0x4019),
-	PMUV3_EVENT(cti_trigout6, 0x401A),
-	PMUV3_EVENT(cti_trigout7, 0x401B),
-	PMUV3_EVENT(ldst_align_lat, 0x4020),
-	PMUV3_EVENT(ld_align_lat, 0x4021),
-	PMUV3_EVENT(st_align_lat, 0x4022),
-	PMUV3_EVENT(mem_access_checked, 0x4024),
-	PMUV3_EVENT(mem_access_checked_rd, 0x4025),
-	PMUV3_EVENT(mem_access_checked_wr, 0x4026),
-	NULL,
-};
-
-static umode_t pmuv3_event_visible(struct kobject *kobj,
-				   struct attribute *attr, int unused)
+void pmuv3_setup_pmu(struct pmuv3 *p, struct device *dev)
 {
-	struct perf_pmu_events_attr *ea =
-		container_of(attr, struct perf_pmu_events_attr, attr.attr);
-
-	return pmuv3_has_common_event(pmuv3_dev, ea->id) ? attr->mode : 0;
-}
-
-static const struct attribute_group pmuv3_events_group = {
-	.name = "events",
-	.attrs = pmuv3_event_attrs,
-	.is_visible = pmuv3_event_visible,
-};
-
-/* caps/: PMMIR_EL1 fields, all 0 before PMUv3p4 */
-static ssize_t slots_show(struct device *dev, struct device_attribute *attr,
-			  char *page)
-{
-	return sysfs_emit(page, "0x%08x\n",
-			  (u32)FIELD_GET(ARMV8_PMU_SLOTS, pmuv3_dev->pmmir));
-}
-static DEVICE_ATTR_RO(slots);
-
-static ssize_t bus_slots_show(struct device *dev,
-			      struct device_attribute *attr, char *page)
-{
-	return sysfs_emit(page, "0x%08x\n",
-			  (u32)FIELD_GET(ARMV8_PMU_BUS_SLOTS, pmuv3_dev->pmmir));
-}
-static DEVICE_ATTR_RO(bus_slots);
-
-static ssize_t bus_width_show(struct device *dev,
-			      struct device_attribute *attr, char *page)
-{
-	u32 enc = FIELD_GET(ARMV8_PMU_BUS_WIDTH, pmuv3_dev->pmmir);
-
-	/* the field is log2(bytes) + 1; values outside 3..12 are reserved */
-	return sysfs_emit(page, "0x%08x\n",
-			  enc >= 3 && enc <= 12 ? 1U << (enc - 1) : 0);
-}
-static DEVICE_ATTR_RO(bus_width);
-
-static ssize_t threshold_max_show(struct device *dev,
-				  struct device_attribute *attr, char *page)
-{
-	return sysfs_emit(page, "0x%08x\n", pmuv3_threshold_max(pmuv3_dev));
-}
-static DEVICE_ATTR_RO(threshold_max);
-
-static struct attribute *pmuv3_caps_attrs[] = {
-	&dev_attr_slots.attr,
-	&dev_attr_bus_slots.attr,
-	&dev_attr_bus_width.attr,
-	&dev_attr_threshold_max.attr,
-	NULL,
-};
-
-static const struct attribute_group pmuv3_caps_group = {
-	.name = "caps",
-	.attrs = pmuv3_caps_attrs,
-};
-
-static ssize_t cpus_show(struct device *dev, struct device_attribute *attr,
-			 char *page)
-{
-	return cpumap_print_to_pagebuf(true, page, &pmuv3_dev->supported);
-}
-static DEVICE_ATTR_RO(cpus);
-
-static struct attribute *pmuv3_common_attrs[] = {
-	&dev_attr_cpus.attr,
-	NULL,
-};
-
-static const struct attribute_group pmuv3_common_group = {
-	.attrs = pmuv3_common_attrs,
-};
-
-static const struct attribute_group *pmuv3_attr_groups[] = {
-	&pmuv3_common_group,
-	&pmuv3_events_group,
-	&pmuv3_format_group,
-	&pmuv3_caps_group,
-	NULL,
-};
-
-/* ------------------------------------------------------------------ */
-/* CPU bring-up and teardown                                           */
-/* ------------------------------------------------------------------ */
-
-/*
- * Put this CPU's PMU in a known state: counter enables, interrupt enables
- * and overflow flags are UNKNOWN out of reset. Counters already handed to
- * events (the core's own hotplug step runs before ours and may have
- * scheduled some) are left alone. Local CPU, interrupts off.
- */
-static void pmuv3_reset_cpu(struct pmuv3 *p, struct pmuv3_cpu *cpuc)
-{
-	u64 idle = p->cntr_mask & ~cpuc->used;
-	u64 pmcr = ARMV8_PMU_PMCR_LC;
-
-	pmuv3_counters_off(idle);
-
-	if (p->long_evcntr)
-		pmcr |= ARMV8_PMU_PMCR_LP;
-	if (cpuc->used)
-		pmcr |= read_pmcr() & ARMV8_PMU_PMCR_E;
-	else
-		pmcr |= ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C;
-	pmuv3_write_pmcr(pmcr);
-
-	/* no EL0 access to the PMU: user counter reads are not offered */
-	write_pmuserenr(0);
-	isb();
-}
-
-/* CPU hotplug, dynamic AP online state: runs on @cpu, may sleep */
-static int pmuv3_cpu_online(unsigned int cpu)
-{
-	struct pmuv3 *p = pmuv3_dev;
-	unsigned long flags;
-
-	if (!cpumask_test_cpu(cpu, &p->supported))
-		return 0;
-
-	local_irq_save(flags);
-	pmuv3_reset_cpu(p, this_cpu_ptr(p->cpu));
-	local_irq_restore(flags);
-
-	if (p->irq)
-		enable_percpu_irq(p->irq, IRQ_TYPE_NONE);
-	return 0;
-}
-
-/* CPU hotplug teardown: runs on @cpu before it goes away */
-static int pmuv3_cpu_offline(unsigned int cpu)
-{
-	struct pmuv3 *p = pmuv3_dev;
-
-	if (!cpumask_test_cpu(cpu, &p->supported))
-		return 0;
-
-	if (p->irq)
-		disable_percpu_irq(p->irq);
-	pmuv3_write_pmcr(read_pmcr() & ~ARMV8_PMU_PMCR_E);
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Probe                                                               */
-/* ------------------------------------------------------------------ */
-
-/* runs on one CPU of the PMU through an IPI: interrupts off */
-static void pmuv3_read_ids(void *info)
-{
-	struct pmuv3 *p = info;
-	u64 ceid0, ceid1;
-
-	p->pmuver = read_pmuver();
-	if (!pmuv3_implemented(p->pmuver))
-		return;
-
-	p->nr_evcntrs = FIELD_GET(ARMV8_PMU_PMCR_N, read_pmcr());
-	p->cntr_mask = (BIT(p->nr_evcntrs) - 1) | BIT(PMUV3_CYCLE_IDX);
-
-	/* low words: events 0x00..0x3f; high words: 0x4000..0x403f */
-	ceid0 = read_pmceid0();
-	ceid1 = read_pmceid1();
-	p->pmceid = lower_32_bits(ceid0) | (u64)lower_32_bits(ceid1) << 32;
-	p->pmceid_ext = upper_32_bits(ceid0) | (u64)upper_32_bits(ceid1) << 32;
-
-	p->pmmir = is_pmuv3p4(p->pmuver) ? read_pmmir() : 0;
-	p->long_evcntr = is_pmuv3p5(p->pmuver);
-}
-
-static int pmuv3_probe(struct platform_device *pdev)
-{
-	struct device *dev = &pdev->dev;
-	struct pmuv3 *p;
-	int nirqs, ret;
-
-	/* one system-wide PMU; a second node would be another CPU type */
-	if (pmuv3_dev)
-		return dev_err_probe(dev, -EBUSY, "only one PMUv3 supported\n");
-
-	p = devm_kzalloc(dev, sizeof(*p), GFP_KERNEL);
-	if (!p)
-		return -ENOMEM;
-
-	/*
-	 * A single per-CPU interrupt (PPI) serves every CPU. With none,
-	 * the PMU still counts but cannot sample.
-	 */
-	cpumask_copy(&p->supported, cpu_possible_mask);
-	nirqs = platform_irq_count(pdev);
-	if (nirqs < 0)
-		return dev_err_probe(dev, nirqs, "cannot count IRQs\n");
-	if (nirqs == 0) {
-		dev_warn(dev, "no interrupt: sampling events not supported\n");
-	} else {
-		p->irq = platform_get_irq(pdev, 0);
-		if (p->irq < 0)
-			return p->irq;
-		if (nirqs > 1 || !irq_is_percpu_devid(p->irq))
-			return dev_err_probe(dev, -EINVAL,
-					     "only a single per-CPU interrupt is supported\n");
-	}
-
-	ret = smp_call_function_any(&p->supported, pmuv3_read_ids, p, 1);
-	if (ret)
-		return ret;
-	if (!pmuv3_implemented(p->pmuver))
-		return dev_err_probe(dev, -ENODEV, "no PMUv3 on this CPU\n");
-
-	p->cpu = alloc_percpu(struct pmuv3_cpu);
-	if (!p->cpu)
-		return -ENOMEM;
-
 	p->pmu = (struct pmu) {
 		.module		= THIS_MODULE,
 		.parent		= dev,
 		.attr_groups	= pmuv3_attr_groups,
 		.task_ctx_nr	= perf_hw_context,
 		.capabilities	= PERF_PMU_CAP_EXTENDED_REGS |
-				  PERF_PMU_CAP_EXTENDED_HW_TYPE,
+				  PERF_PMU_CAP_EXTENDED_HW_TYPE |
+				  PERF_PMU_CAP_USER_READ_CTX,
 		.pmu_enable	= pmuv3_pmu_enable,
 		.pmu_disable	= pmuv3_pmu_disable,
 		.event_init	= pmuv3_event_init,
@@ -1346,160 +933,9 @@ static int pmuv3_probe(struct platform_device *pdev)
 		.start		= pmuv3_start,
 		.stop		= pmuv3_stop,
 		.read		= pmuv3_read,
+		.event_idx	= pmuv3_event_idx,
 		.filter		= pmuv3_filter,
 	};
 	if (!p->irq)
 		p->pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT;
-
-	if (p->irq) {
-		ret = request_percpu_irq(p->irq, pmuv3_irq_handler, "arm-pmu",
-					 p->cpu);
-		if (ret) {
-			dev_err(dev, "cannot request IRQ %d: %d\n", p->irq, ret);
-			goto free_cpu;
-		}
-	}
-
-	/* the hotplug and sysfs callbacks find us through this */
-	pmuv3_dev = p;
-
-	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "perf/arm64/pmuv3:online",
-				pmuv3_cpu_online, pmuv3_cpu_offline);
-	if (ret < 0)
-		goto free_irq;
-	p->hp_state = ret;
-
-	ret = perf_pmu_register(&p->pmu, "armv8_pmuv3", -1);
-	if (ret)
-		goto remove_hp;
-
-	dev_info(dev, "PMUv3 (ID_AA64DFR0_EL1.PMUVer %#x): %u event counters + cycle counter%s\n",
-		 p->pmuver, p->nr_evcntrs,
-		 p->long_evcntr ? ", 64-bit event counters" : "");
-	return 0;
-
-remove_hp:
-	cpuhp_remove_state(p->hp_state);
-free_irq:
-	pmuv3_dev = NULL;
-	if (p->irq)
-		free_percpu_irq(p->irq, p->cpu);
-free_cpu:
-	free_percpu(p->cpu);
-	return ret;
-}
-
-static const struct of_device_id pmuv3_of_match[] = {
-	{ .compatible = "arm,armv8-pmuv3" },
-	/* CPU-specific compatibles: same architecture, same driver here */
-	{ .compatible = "arm,cortex-a34-pmu" },
-	{ .compatible = "arm,cortex-a35-pmu" },
-	{ .compatible = "arm,cortex-a53-pmu" },
-	{ .compatible = "arm,cortex-a55-pmu" },
-	{ .compatible = "arm,cortex-a57-pmu" },
-	{ .compatible = "arm,cortex-a65-pmu" },
-	{ .compatible = "arm,cortex-a72-pmu" },
-	{ .compatible = "arm,cortex-a73-pmu" },
-	{ .compatible = "arm,cortex-a75-pmu" },
-	{ .compatible = "arm,cortex-a76-pmu" },
-	{ .compatible = "arm,cortex-a77-pmu" },
-	{ .compatible = "arm,cortex-a78-pmu" },
-	{ .compatible = "arm,neoverse-n1-pmu" },
-	{ .compatible = "arm,neoverse-v1-pmu" },
-	{ }
-};
-
-static struct platform_driver pmuv3_driver = {
-	.driver = {
-		.name			= "armv8-pmu",
-		.of_match_table		= pmuv3_of_match,
-		/* the PMU cannot be unregistered under running events */
-		.suppress_bind_attrs	= true,
-	},
-	.probe = pmuv3_probe,
-};
-
-static int __init pmuv3_driver_init(void)
-{
-	return platform_driver_register(&pmuv3_driver);
-}
-device_initcall(pmuv3_driver_init);
-
-/* ------------------------------------------------------------------ */
-/* Hooks the perf core calls                                           */
-/* ------------------------------------------------------------------ */
-
-/**
- * arch_perf_update_userpage() - fill the time fields of the mmap page
- * @event: the event whose page is updated
- * @userpg: the page
- * @now: the core's current time for this event (sched_clock based)
- *
- * Self-monitoring user space converts raw counter-timer values (CNTVCT)
- * into perf time with time_mult/time_shift/time_zero, as long as
- * sched_clock is the architected timer. User counter access (rdpmc) is
- * not offered, so cap_user_rdpmc stays 0.
- *
- * Context: called by the core with interrupts off, from any context in
- * which the page is updated.
- */
-void arch_perf_update_userpage(struct perf_event *event,
-			       struct perf_event_mmap_page *userpg, u64 now)
-{
-	struct clock_read_data *rd;
-	unsigned int seq;
-
-	userpg->cap_user_rdpmc = 0;
-	userpg->cap_user_time = 0;
-	userpg->cap_user_time_zero = 0;
-	userpg->cap_user_time_short = 0;
-
-	do {
-		rd = sched_clock_read_begin(&seq);
-		if (rd->read_sched_clock != arch_timer_read_counter)
-			return;
-
-		userpg->time_mult = rd->mult;
-		userpg->time_shift = rd->shift;
-		userpg->time_cycles = rd->epoch_cyc;
-		userpg->time_mask = rd->sched_clock_mask;
-		/*
-		 * time_zero is the time at counter value 0, so that readers
-		 * unaware of time_cycles/time_mask get it right until the
-		 * counter wraps.
-		 */
-		userpg->time_zero = rd->epoch_ns -
-			mul_u64_u32_shr(rd->epoch_cyc, rd->mult, rd->shift);
-	} while (sched_clock_read_retry(seq));
-
-	userpg->time_offset = userpg->time_zero - now;
-
-	/* the documented conversion shifts a 32-bit quantity: keep < 32 */
-	if (userpg->time_shift == 32) {
-		userpg->time_shift = 31;
-		userpg->time_mult >>= 1;
-	}
-
-	userpg->cap_user_time = 1;
-	userpg->cap_user_time_zero = 1;
-	userpg->cap_user_time_short = 1;
-}
-
-/**
- * perf_event_print_debug() - dump this CPU's PMU registers (SysRq-p)
- *
- * Context: any; reads only the local CPU's registers, with interrupts off.
- */
-void perf_event_print_debug(void)
-{
-	unsigned long flags;
-
-	if (!pmuv3_dev)
-		return;
-
-	local_irq_save(flags);
-	pr_info("CPU%d PMCR %#llx CNTEN %#llx INTEN %#llx OVS %#llx CCNT %#llx\n",
-		smp_processor_id(), read_pmcr(), read_sysreg(pmcntenset_el0),
-		read_sysreg(pmintenset_el1), read_pmovsclr(), read_pmccntr());
-	local_irq_restore(flags);
 }

@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Self-monitoring without a syscall on x86: the user page of a hardware
- * event offers its counter (cap_user_rdpmc, index, offset, pmc_width), and
- * RDPMC at CPL 3 works while the task has the event mapped, under the
- * default rdpmc policy (/sys/bus/event_source/devices/cpu/rdpmc = 1).
+ * Self-monitoring without a syscall: the user page of a hardware event
+ * offers its counter (cap_user_rdpmc, index, offset, pmc_width), and user
+ * space reads the counter itself.
+ *
+ * x86: RDPMC at CPL 3 works while the task has the event mapped, under
+ * the default rdpmc policy (/sys/bus/event_source/devices/cpu/rdpmc = 1).
+ *
+ * arm64: MRS of PMEVCNTR<n>_EL0 / PMCCNTR_EL0 works while the running
+ * task has events opened with the "rdpmc" format bit (config1 bit 1), once
+ * the administrator allows it (sysctl kernel.perf_user_access = 1; these
+ * tests set it and put 0 back).
  *
  * A read follows the protocol of include/uapi/linux/perf_event.h: under
  * the page's sequence count, count = offset + the counter's value
  * sign-extended from pmc_width bits, when index is non-zero; else offset
  * alone is the count as of the event's last stop.
  *
- * Needs the x86 "cpu" PMU; other architectures SKIP (arm64's user access
- * is a different mechanism, F71).
+ * Needs the x86 "cpu" or the arm64 "armv8_pmuv3" PMU; elsewhere SKIP.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,11 +37,16 @@
 #include "../kselftest_harness.h"
 #include "perf_test.h"
 
-#define CPU_PMU		"/sys/bus/event_source/devices/cpu"
-#define RDPMC_POLICY	CPU_PMU "/rdpmc"
-
-#ifdef __x86_64__
+#if defined(__x86_64__)
 #define HAVE_RDPMC	1
+/* the policy file, and the policy every test starts from and restores */
+#define RDPMC_POLICY	"/sys/bus/event_source/devices/cpu/rdpmc"
+#define POLICY_DEFAULT	1
+#define POLICY_USE	1
+/* no opt-in per event */
+#define USER_CONFIG1	0
+/* RDPMC without permission is #GP */
+#define FAULT_SIG	SIGSEGV
 
 static inline uint64_t rdpmc(uint32_t idx)
 {
@@ -44,8 +55,52 @@ static inline uint64_t rdpmc(uint32_t idx)
 	asm volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(idx));
 	return (uint64_t)hi << 32 | lo;
 }
+#elif defined(__aarch64__)
+#define HAVE_RDPMC	1
+#define RDPMC_POLICY	"/proc/sys/kernel/perf_user_access"
+#define POLICY_DEFAULT	0
+#define POLICY_USE	1
+/* the "rdpmc" format bit of armv8_pmuv3 */
+#define USER_CONFIG1	2
+/* a PMU register read that EL0 may not do is an undefined instruction */
+#define FAULT_SIG	SIGILL
+#define ARM64_CYCLE_IDX	31
+
+#define MRS_EVCNTR(n)							\
+	case n:								\
+		asm volatile("mrs %0, pmevcntr" #n "_el0" : "=r"(v));	\
+		break
+
+/*
+ * The counter by its own register, not through PMSELR_EL0: a select
+ * register could be changed by whatever runs between select and read.
+ */
+static inline uint64_t rdpmc(uint32_t idx)
+{
+	uint64_t v = 0;
+
+	switch (idx) {
+	MRS_EVCNTR(0); MRS_EVCNTR(1); MRS_EVCNTR(2); MRS_EVCNTR(3);
+	MRS_EVCNTR(4); MRS_EVCNTR(5); MRS_EVCNTR(6); MRS_EVCNTR(7);
+	MRS_EVCNTR(8); MRS_EVCNTR(9); MRS_EVCNTR(10); MRS_EVCNTR(11);
+	MRS_EVCNTR(12); MRS_EVCNTR(13); MRS_EVCNTR(14); MRS_EVCNTR(15);
+	MRS_EVCNTR(16); MRS_EVCNTR(17); MRS_EVCNTR(18); MRS_EVCNTR(19);
+	MRS_EVCNTR(20); MRS_EVCNTR(21); MRS_EVCNTR(22); MRS_EVCNTR(23);
+	MRS_EVCNTR(24); MRS_EVCNTR(25); MRS_EVCNTR(26); MRS_EVCNTR(27);
+	MRS_EVCNTR(28); MRS_EVCNTR(29); MRS_EVCNTR(30);
+	case ARM64_CYCLE_IDX:
+		asm volatile("mrs %0, pmccntr_el0" : "=r"(v));
+		break;
+	}
+	return v;
+}
 #else
 #define HAVE_RDPMC	0
+#define RDPMC_POLICY	"/nonexistent"
+#define POLICY_DEFAULT	0
+#define POLICY_USE	0
+#define USER_CONFIG1	0
+#define FAULT_SIG	SIGSEGV
 
 static inline uint64_t rdpmc(uint32_t idx)
 {
@@ -91,6 +146,7 @@ static int open_mapped(struct __test_metadata *_metadata, __u64 config,
 	int fd;
 
 	perf_attr_user(&attr, PERF_TYPE_HARDWARE, config);
+	attr.config1 = USER_CONFIG1;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	if (fd < 0 && (errno == ENOENT || errno == EOPNOTSUPP))
 		SKIP(return -1, "no hardware event %llu: %s",
@@ -117,18 +173,18 @@ static void on_segv(int sig)
 	siglongjmp(fault_jmp, 1);
 }
 
-/* whether RDPMC of counter @idx faults in this task right now */
+/* whether a read of counter @idx faults in this task right now */
 static bool rdpmc_faults(uint32_t idx)
 {
 	struct sigaction sa = { .sa_handler = on_segv }, old;
 
-	sigaction(SIGSEGV, &sa, &old);
+	sigaction(FAULT_SIG, &sa, &old);
 	if (sigsetjmp(fault_jmp, 1)) {
-		sigaction(SIGSEGV, &old, NULL);
+		sigaction(FAULT_SIG, &old, NULL);
 		return true;
 	}
 	rdpmc(idx);
-	sigaction(SIGSEGV, &old, NULL);
+	sigaction(FAULT_SIG, &old, NULL);
 	return false;
 }
 
@@ -140,15 +196,20 @@ FIXTURE_SETUP(rdpmc)
 {
 	self->have_pmu = HAVE_RDPMC && !access(RDPMC_POLICY, F_OK);
 	if (!self->have_pmu)
-		SKIP(return, "no x86 cpu PMU with an rdpmc policy");
+		SKIP(return, "no CPU PMU with a user-access policy");
 	/* every test starts from the default policy */
-	ASSERT_EQ(1, read_int(RDPMC_POLICY));
+	ASSERT_EQ(POLICY_DEFAULT, read_int(RDPMC_POLICY));
+	if (POLICY_USE != POLICY_DEFAULT) {
+		if (geteuid())
+			SKIP(return, "allowing user access needs root");
+		ASSERT_EQ(0, write_long(RDPMC_POLICY, POLICY_USE));
+	}
 }
 
 FIXTURE_TEARDOWN(rdpmc)
 {
 	if (self->have_pmu)
-		write_long(RDPMC_POLICY, 1);
+		write_long(RDPMC_POLICY, POLICY_DEFAULT);
 }
 
 /* the page offers the counter, and RDPMC of it lies between two read()s */
@@ -260,6 +321,7 @@ __attribute__((constructor)) static void rdpmc_probe(void)
  * An exec starts a new mm without the mapping, so it faults there; after
  * munmap it faults here too.
  */
+#ifdef __x86_64__
 TEST_F(rdpmc, allowed_only_while_mapped)
 {
 	struct perf_event_mmap_page *pc;
@@ -327,6 +389,130 @@ TEST_F(rdpmc, policy_never_and_always)
 	EXPECT_NE(0, write_long(RDPMC_POLICY, 3));
 	EXPECT_EQ(1, read_int(RDPMC_POLICY));
 }
+#endif /* __x86_64__ */
+
+#ifdef __aarch64__
+/* whether a freshly exec'd copy of us faults reading counter @idx */
+static bool exec_probe_faults(struct __test_metadata *_metadata, uint32_t idx)
+{
+	char probe[32];
+	int status;
+	pid_t pid;
+
+	snprintf(probe, sizeof(probe), "RDPMC_PROBE=%u", idx);
+	pid = fork();
+	if (!pid) {
+		execle("/proc/self/exe", "user_rdpmc", NULL,
+		       (char *[]){ probe, NULL });
+		_exit(2);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return false;
+	return WEXITSTATUS(status) == 0;
+}
+
+/*
+ * Access follows the task's own events: another task (a new program,
+ * with no events) faults, also on the same CPU right after this one while
+ * its event is disabled (nothing of it on a counter then), and so does
+ * this one once its last event that asked for access is closed. munmap()
+ * changes nothing on arm64.
+ */
+TEST_F(rdpmc, allowed_only_with_own_event)
+{
+	struct perf_event_mmap_page *pc;
+	uint32_t idx;
+	int fd;
+
+	ASSERT_EQ(0, pin_to_cpu(0));
+	fd = open_mapped(_metadata, PERF_COUNT_HW_CPU_CYCLES, &pc);
+	if (fd < 0)
+		return;
+	idx = pc->index;
+	ASSERT_NE(0, idx);
+	EXPECT_FALSE(rdpmc_faults(idx - 1));
+	EXPECT_TRUE(exec_probe_faults(_metadata, idx - 1))
+		TH_LOG("a task without events read a counter");
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	EXPECT_TRUE(exec_probe_faults(_metadata, idx - 1))
+		TH_LOG("the next task read a counter: access outlived its owner");
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+
+	ASSERT_EQ(0, munmap((void *)pc, getpagesize()));
+	EXPECT_FALSE(rdpmc_faults(idx - 1));
+	close(fd);
+	EXPECT_TRUE(rdpmc_faults(idx - 1));
+}
+
+/*
+ * kernel.perf_user_access = 0 (the default): an event still asks for
+ * access (cap_user_rdpmc), but its page offers no counter and reads
+ * fault. Switching it on opens access at the next reschedule of the
+ * task's events; switching it off closes it at once. Only 0 and 1 are
+ * values.
+ */
+TEST_F(rdpmc, sysctl_gates_access)
+{
+	struct perf_event_mmap_page *pc;
+	int fd;
+
+	ASSERT_EQ(0, write_long(RDPMC_POLICY, 0));
+	fd = open_mapped(_metadata, PERF_COUNT_HW_CPU_CYCLES, &pc);
+	if (fd < 0)
+		return;
+	spin(10000);
+	EXPECT_EQ(1, (int)pc->cap_user_rdpmc);
+	EXPECT_EQ(0, pc->index);
+	EXPECT_TRUE(rdpmc_faults(ARM64_CYCLE_IDX));
+
+	ASSERT_EQ(0, write_long(RDPMC_POLICY, 1));
+	/* a disable and enable reschedules the event */
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_NE(0, pc->index);
+	EXPECT_FALSE(rdpmc_faults(pc->index - 1));
+
+	ASSERT_EQ(0, write_long(RDPMC_POLICY, 0));
+	EXPECT_TRUE(rdpmc_faults(ARM64_CYCLE_IDX));
+
+	EXPECT_NE(0, write_long(RDPMC_POLICY, 2));
+	EXPECT_EQ(0, read_int(RDPMC_POLICY));
+	close(fd);
+}
+
+/*
+ * Without the format bit an event offers nothing; with it, an event of
+ * no task (CPU-wide, whose counter anyone running there could read) is
+ * refused.
+ */
+TEST_F(rdpmc, opt_in_per_task_event)
+{
+	struct perf_event_attr attr;
+	struct perf_event_mmap_page *pc;
+	int fd;
+
+	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	pc = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(pc, MAP_FAILED);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	spin(10000);
+	EXPECT_EQ(0, (int)pc->cap_user_rdpmc);
+	EXPECT_EQ(0, pc->index);
+	EXPECT_TRUE(rdpmc_faults(ARM64_CYCLE_IDX));
+	munmap((void *)pc, getpagesize());
+	close(fd);
+
+	attr.config1 = USER_CONFIG1;
+	fd = sys_perf_event_open(&attr, -1, 0, -1, 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+	if (fd >= 0)
+		close(fd);
+}
+#endif /* __aarch64__ */
 
 /*
  * Exact under icount, where the emulated PMU counts a vCPU's instructions
