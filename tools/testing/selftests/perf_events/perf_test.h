@@ -38,6 +38,27 @@
 /* our test PMU (CONFIG_PERF_TEST_PMU); kernels without it skip its tests */
 #define TEST_PMU_DIR	"/sys/bus/event_source/devices/test_pmu"
 
+/*
+ * The CPU's own PMU, which PERF_TYPE_HARDWARE and PERF_TYPE_RAW events go
+ * to: x86's "cpu", arm64's PMUv3 ("armv8_pmuv3", "armv8_pmuv3_0" with a
+ * devicetree). Its sysfs directory, or NULL on a machine without one.
+ */
+static inline const char *hw_pmu_dir(void)
+{
+	static const char * const dirs[] = {
+		"/sys/bus/event_source/devices/cpu",
+		"/sys/bus/event_source/devices/armv8_pmuv3",
+		"/sys/bus/event_source/devices/armv8_pmuv3_0",
+		NULL
+	};
+	int i;
+
+	for (i = 0; dirs[i]; i++)
+		if (!access(dirs[i], F_OK))
+			return dirs[i];
+	return NULL;
+}
+
 /* Keep the compiler from caching or dropping memory accesses across it. */
 static inline void compiler_barrier(void)
 {
