@@ -495,12 +495,13 @@ void perf_task_ctx_sched_out(struct perf_cpu_context *cpuctx,
  *
  * True when the task context scheduled on this CPU holds events opened
  * for direct reads from user space (PERF_EVENT_FLAG_USER_READ_CNT, set by
- * the PMU driver at event_init) of a PMU with PERF_PMU_CAP_USER_READ_CTX. A driver asks from ->pmu_enable, after
- * every change of the events on its counters, and opens or closes EL0
- * access to them accordingly. The answer covers the task's events whether
- * or not they are on a counter right now, so that access does not come
- * and go with multiplexing under a reader that is between loading the
- * page's index and reading the counter.
+ * the PMU driver at event_init) of a PMU with PERF_PMU_CAP_USER_READ_CTX.
+ * A driver asks from ->pmu_enable, after every change of the events on
+ * its counters, and opens or closes EL0 access to them accordingly. The
+ * answer covers the task's events whether or not they are on a counter
+ * right now, so that access does not come and go with multiplexing under
+ * a reader that is between loading the page's index and reading the
+ * counter.
  *
  * Context: IRQs off (the CPU's task context cannot change under us).
  */

@@ -130,4 +130,5 @@ static struct kunit_suite pmuv3_kunit_suite = {
 	.name = "perf_arm64_pmuv3",
 	.test_cases = pmuv3_kunit_cases,
 };
+
 kunit_test_suite(pmuv3_kunit_suite);

@@ -21,7 +21,6 @@ static struct pmuv3 *dev_to_pmuv3(struct device *dev)
 	return to_pmuv3(dev_get_drvdata(dev));
 }
 
-
 PMU_FORMAT_ATTR(event, "config:0-15");
 PMU_FORMAT_ATTR(long, "config1:0");
 PMU_FORMAT_ATTR(rdpmc, "config1:1");
