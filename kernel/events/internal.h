@@ -152,6 +152,8 @@ void perf_task_events_dec(void);
 
 /* rotate.c */
 void perf_rotation_needed(struct pmu *pmu);
+struct perf_event *perf_pmu_exclusive(struct pmu *pmu);
+void perf_pmu_set_exclusive(struct pmu *pmu, struct perf_event *leader);
 void perf_rotation_stop_cpu(void);
 int perf_rotation_init(struct pmu *pmu);
 void perf_rotation_free(struct pmu *pmu);

@@ -13,6 +13,11 @@
  * space scale the counts.  Other PMUs' groups, software ones included,
  * are not touched.  The timer stops by itself once everything fits.
  *
+ * An exclusive group (attr.exclusive) does not share its PMU: while it is
+ * on, no other group of that PMU goes on that CPU (sched.c), so groups
+ * wait and rotate around it as they would around a full PMU.  The group
+ * holding a PMU of a CPU that way is kept here too.
+ *
  * Context: the timers are pinned hard-IRQ timers on their own CPU; the
  * state of a CPU's rotations changes only on that CPU with IRQs off.
  * Armed rotations are on cpuctx->rotating, so that CPU hot-unplug can
@@ -32,6 +37,7 @@
  * @pmu: the PMU
  * @armed: the timer is running
  * @needed: a flexible group of @pmu did not fit since the last rotation
+ * @exclusive: the exclusive group on @pmu on this CPU, if any
  */
 struct perf_rotation {
 	struct hrtimer		timer;
@@ -39,7 +45,38 @@ struct perf_rotation {
 	struct pmu		*pmu;
 	bool			armed;
 	bool			needed;
+	struct perf_event	*exclusive;
 };
+
+/**
+ * perf_pmu_exclusive - the exclusive group that holds @pmu on this CPU
+ * @pmu: a PMU
+ *
+ * Context: IRQs off.
+ * Return: its leader, or NULL when no exclusive group is on @pmu here.
+ */
+struct perf_event *perf_pmu_exclusive(struct pmu *pmu)
+{
+	struct perf_rotation *r = this_cpu_ptr(pmu->pmu_cpu_context);
+
+	lockdep_assert_irqs_disabled();
+	return r->exclusive;
+}
+
+/**
+ * perf_pmu_set_exclusive - note an exclusive group going on or coming off
+ * @pmu: the PMU it competes on
+ * @leader: its leader going on, or NULL when it came off
+ *
+ * Context: IRQs off, the group's context lock held, on this CPU.
+ */
+void perf_pmu_set_exclusive(struct pmu *pmu, struct perf_event *leader)
+{
+	struct perf_rotation *r = this_cpu_ptr(pmu->pmu_cpu_context);
+
+	lockdep_assert_irqs_disabled();
+	r->exclusive = leader;
+}
 
 static ktime_t perf_rotation_interval(struct pmu *pmu)
 {
