@@ -233,21 +233,25 @@ void perf_group_unlink(struct perf_event_context *ctx,
 void perf_group_set_on(struct perf_event_context *ctx,
 		       struct perf_event *leader, bool on)
 {
-	struct pmu *pmu = perf_group_hw_pmu(leader);
+	struct pmu *pmu;
 
 	lockdep_assert_held(&ctx->lock);
-	if (!on) {
+	if (!on)
 		list_del_init(&leader->group_on_entry);
-		/* an exclusive group gives its PMU back (rotate.c) */
-		if (pmu && perf_pmu_exclusive(pmu) == leader)
-			perf_pmu_set_exclusive(pmu, NULL);
-		return;
-	}
-	if (list_empty(&leader->group_on_entry))
+	else if (list_empty(&leader->group_on_entry))
 		list_add_tail(&leader->group_on_entry, leader->attr.pinned ?
 			      &ctx->pinned_on : &ctx->flexible_on);
-	if (pmu && leader->attr.exclusive)
+
+	/* an exclusive group takes its PMU, and gives it back (rotate.c) */
+	if (likely(!leader->attr.exclusive))
+		return;
+	pmu = perf_group_hw_pmu(leader);
+	if (!pmu)
+		return;
+	if (on)
 		perf_pmu_set_exclusive(pmu, leader);
+	else if (perf_pmu_exclusive(pmu) == leader)
+		perf_pmu_set_exclusive(pmu, NULL);
 }
 
 /**
