@@ -6,7 +6,9 @@
 # For each arch: build the kernel, build the initramfs, run the ABI check
 # (ours only: it compares our uapi header with the base tree's), boot the
 # guest (on x86_64 twice: the hardware-counter suites boot again under
-# -icount, see rig/mkinitramfs.sh), and turn its logs into
+# -icount; on arm64 twice: the heterogeneous-PMU suite boots again on a
+# device tree with two CPU PMUs; see rig/mkinitramfs.sh), and turn its
+# logs into
 # build/VARIANT-ARCH/results.tsv. Prints how long each stage took, one
 # summary per arch (and one for the emulated x86 PMU's own suite,
 # rig/qemu/test.sh, when x86_64 is one of them), and a last line "N passed, N failed, N skipped" over all of them. Exit
@@ -69,6 +71,12 @@ for ARCH in $ARCHES; do
 	if [ "$MODE" = check ] && [ -s "$O/initramfs/tests/icount.list" ]; then
 		stage "boot+tests $VARIANT-$ARCH icount" "$RIG/qemu.sh" "$VARIANT" "$ARCH" "$DEBUG" icount || true
 		boots+=(icount)
+	fi
+	# arm64: the heterogeneous-PMU suite, in a boot whose device tree
+	# has two kinds of CPU PMU (rig/hetero-dtb.py)
+	if [ "$MODE" = check ] && [ -s "$O/initramfs/tests/hetero.list" ]; then
+		stage "boot+tests $VARIANT-$ARCH hetero" "$RIG/qemu.sh" "$VARIANT" "$ARCH" "$DEBUG" hetero || true
+		boots+=(hetero)
 	fi
 	out=$(python3 "$RIG/results.py" "$O" "$VARIANT" "$ARCH" "${boots[@]}") || total_fail=1
 	printf '%s\n' "$out" | sed '$d'

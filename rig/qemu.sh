@@ -2,10 +2,13 @@
 # qemu.sh: boot one kernel build in QEMU (TCG: no KVM needed).
 #
 # Usage: rig/qemu.sh VARIANT ARCH DEBUG MODE
-#   MODE check|icount|bench|profile|fuzz: run the tests non-interactively;
-#        the kernel console goes to build/.../MODE-console.log and the test
-#        output (virtio console) to build/.../MODE-tap.log; icount runs the
-#        hardware-counter suites (tests/icount.list) under -icount shift=0
+#   MODE check|icount|hetero|bench|profile|fuzz: run the tests
+#        non-interactively; the kernel console goes to
+#        build/.../MODE-console.log and the test output (virtio console) to
+#        build/.../MODE-tap.log; icount runs the hardware-counter suites
+#        (tests/icount.list) under -icount shift=0; hetero (arm64) runs
+#        tests/hetero.list on a device tree with two kinds of CPU PMU
+#        (rig/hetero-dtb.py)
 #   MODE run|shell: the console is this terminal
 #
 # Environment: ICOUNT=1 boots with -icount shift=0 (guest time counts
@@ -87,9 +90,20 @@ qemu+=(-kernel "$O/$IMAGE" -initrd "$O/initramfs.cpio" -no-reboot)
 [ "${ICOUNT:-0}" = 1 ] && qemu+=(-icount shift=0)
 # its KUnit suites ran in the check boot already
 [ "$MODE" = icount ] && append="$append kunit.enable=0"
+# MODE hetero: QEMU's own device tree, its one PMU node split into one
+# per CPU type (rig/hetero-dtb.py), with the dtc of this kernel build
+if [ "$MODE" = hetero ]; then
+	[ "$ARCH" = arm64 ] || die "MODE hetero is arm64 only"
+	"${qemu[@]}" -machine dumpdtb="$O/virt.dtb" -display none > /dev/null 2>&1 ||
+		die "QEMU did not dump its device tree"
+	python3 "$RIG/hetero-dtb.py" "$O/scripts/dtc/dtc" "$O/virt.dtb" "$O/hetero.dtb" ||
+		die "cannot build the hetero device tree"
+	qemu+=(-dtb "$O/hetero.dtb")
+	append="$append kunit.enable=0"
+fi
 
 case "$MODE" in
-check|icount|bench|profile|fuzz)
+check|icount|hetero|bench|profile|fuzz)
 	qemu+=(-display none -monitor none
 	       -serial "file:$O/$MODE-console.log"
 	       -device "$vser" -chardev "file,id=tap,path=$O/$MODE-tap.log"
@@ -102,7 +116,7 @@ check|icount|bench|profile|fuzz)
 	# guest's proc ends up mounted on /host/sys
 	# (not for bench, nor for fuzz: trinity runs as root there)
 	[ "$ARCH" = x86_64 ] && [ "$MODE" != bench ] && [ "$MODE" != fuzz ] &&
-		[ "$MODE" != icount ] &&
+		[ "$MODE" != icount ] && [ "$MODE" != hetero ] &&
 		qemu+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
 	timeout=${TIMEOUT:-2400} ;;
 run|shell)

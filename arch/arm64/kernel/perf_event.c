@@ -854,7 +854,7 @@ static bool pmuv3_filter(struct pmu *pmu, int cpu)
 irqreturn_t pmuv3_irq_handler(int irq, void *dev)
 {
 	struct pmuv3_cpu *cpuc = dev;
-	struct pmuv3 *p = pmuv3_dev;
+	struct pmuv3 *p = cpuc->pmu;
 	struct perf_sample_data data;
 	struct pt_regs *regs;
 	unsigned long ovs;
@@ -910,7 +910,7 @@ irqreturn_t pmuv3_irq_handler(int irq, void *dev)
 
 /**
  * pmuv3_setup_pmu() - fill in the struct pmu the core will see
- * @p: the PMU being probed; @p->irq already known
+ * @p: the PMU being probed; @p->has_irq already known
  * @dev: its platform device
  *
  * Context: process context, at probe.
@@ -936,6 +936,6 @@ void pmuv3_setup_pmu(struct pmuv3 *p, struct device *dev)
 		.event_idx	= pmuv3_event_idx,
 		.filter		= pmuv3_filter,
 	};
-	if (!p->irq)
+	if (!p->has_irq)
 		p->pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT;
 }

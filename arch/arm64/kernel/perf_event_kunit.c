@@ -20,24 +20,40 @@
 
 #define KUNIT_DELAY_US	5000
 
-/* a 64-bit cycles counter of the running kthread, enabled */
+/* the PMU of this CPU, when there is one; migration disabled */
+static struct pmuv3 *kunit_this_pmu(void)
+{
+	struct pmuv3 *p = this_cpu_read(pmuv3_of_cpu);
+
+	return p && READ_ONCE(p->live) ? p : NULL;
+}
+
+/*
+ * A 64-bit cycles counter of the running kthread on this CPU's PMU,
+ * enabled; migration disabled, so that it stays on that PMU.
+ */
 static struct perf_event *kunit_cycles(struct kunit *test)
 {
 	struct perf_event_attr attr = {
-		.type		= PERF_TYPE_HARDWARE,
-		.config		= PERF_COUNT_HW_CPU_CYCLES,
+		.config		= ARMV8_PMUV3_PERFCTR_CPU_CYCLES,
 		.config1	= PMUV3_CFG1_LONG,
 		.size		= sizeof(attr),
 		.pinned		= 1,
 	};
 	struct perf_event *event;
+	struct pmuv3 *p = kunit_this_pmu();
 
-	if (!READ_ONCE(pmuv3_dev))
+	if (!p) {
+		migrate_enable();
 		kunit_skip(test, "no PMUv3");
+	}
+	attr.type = p->pmu.type;
 	event = perf_event_create_kernel_counter(&attr, -1, current, NULL,
 						 NULL);
-	if (IS_ERR(event))
+	if (IS_ERR(event)) {
+		migrate_enable();
 		kunit_skip(test, "no cycles event: %ld", PTR_ERR(event));
+	}
 	return event;
 }
 
@@ -64,11 +80,12 @@ static void kunit_lose_pmu_state(void)
  */
 static void cpu_pm_keeps_counting(struct kunit *test)
 {
-	struct perf_event *event = kunit_cycles(test);
+	struct perf_event *event;
 	u64 before, after, min;
 	int ret;
 
 	migrate_disable();
+	event = kunit_cycles(test);
 	udelay(KUNIT_DELAY_US);
 	before = kunit_count(event);
 
@@ -103,9 +120,11 @@ static void cpu_pm_exit_closes_el0_access(struct kunit *test)
 {
 	int ret;
 
-	if (!READ_ONCE(pmuv3_dev))
-		kunit_skip(test, "no PMUv3");
 	migrate_disable();
+	if (!kunit_this_pmu()) {
+		migrate_enable();
+		kunit_skip(test, "no PMUv3");
+	}
 	local_irq_disable();
 	ret = cpu_pm_enter();
 	if (!ret) {

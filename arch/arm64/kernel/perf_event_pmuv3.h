@@ -16,6 +16,7 @@
 #include <linux/bits.h>
 #include <linux/cpumask.h>
 #include <linux/irqreturn.h>
+#include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/perf/arm_pmuv3.h>
 
@@ -57,8 +58,13 @@
  *	low-power state, to be started again on the way out
  * @frozen: inside a ->pmu_disable/->pmu_enable section of the core; when
  *	not, ->start must switch the PMU on itself
+ * @pmu: the PMU these counters belong to
+ * @irq: this CPU's overflow interrupt (the PMU's PPI, or its own SPI);
+ *	0 if it has none
  *
- * Only touched on its own CPU with interrupts off. With pseudo-NMIs the
+ * @pmu and @irq are set at probe, before the CPU's PMU is started, and
+ * read-only after. The rest is only touched on its own CPU with
+ * interrupts off. With pseudo-NMIs the
  * overflow handler can still run in the middle of any of that code: it
  * reads @events only for counters that overflowed, and a counter's slot
  * is filled before the counter is started and emptied after it stopped.
@@ -68,11 +74,14 @@ struct pmuv3_cpu {
 	unsigned long		used;
 	unsigned long		pm_stopped;
 	bool			frozen;
+	struct pmuv3		*pmu;
+	int			irq;
 };
 
 /**
- * struct pmuv3 - the PMU of this system
+ * struct pmuv3 - the PMU of one kind of CPU
  * @pmu: what the perf core sees
+ * @name: its name, after the device tree compatible it was probed from
  * @cpu: per-CPU counter state, also the per-CPU IRQ cookie
  * @cntr_mask: counters that exist (event counters 0..N-1 and bit 31)
  * @nr_evcntrs: N, the number of event counters
@@ -81,14 +90,21 @@ struct pmuv3_cpu {
  * @pmuver: ID_AA64DFR0_EL1.PMUVer
  * @pmmir: PMMIR_EL1 (PMUv3p4 and later), else 0
  * @long_evcntr: event counters are 64 bits wide (PMUv3p5, PMCR_EL0.LP)
- * @irq: the per-CPU overflow interrupt, 0 if the device has none
- * @irq_is_nmi: @irq was requested as a (pseudo-)NMI
+ * @ppi: the per-CPU overflow interrupt of all @supported CPUs, or 0 when
+ *	each CPU has its own shared interrupt (or there is none)
+ * @has_irq: overflows raise an interrupt (sampling works)
+ * @irq_is_nmi: the interrupts were requested as (pseudo-)NMIs
+ * @live: the STARTING step has an instance for this PMU: its CPUs'
+ *	counters are in use (CPU PM must save them)
  * @supported: CPUs this PMU serves
+ * @node: its instance of the CPUHP_AP_PERF_ARM_STARTING state
  *
- * Everything but @cpu is written once at probe time and read-only after.
+ * Everything but @cpu and @live is written once at probe time and
+ * read-only after.
  */
 struct pmuv3 {
 	struct pmu		pmu;
+	const char		*name;
 	struct pmuv3_cpu __percpu *cpu;
 	unsigned long		cntr_mask;
 	unsigned int		nr_evcntrs;
@@ -97,18 +113,20 @@ struct pmuv3 {
 	int			pmuver;
 	u64			pmmir;
 	bool			long_evcntr;
-	int			irq;
+	int			ppi;
+	bool			has_irq;
 	bool			irq_is_nmi;
+	bool			live;
 	cpumask_t		supported;
+	struct hlist_node	node;
 };
 
 /*
- * The PMU of this system, set once probe has it ready: the overflow
- * handler and the hotplug and CPU PM callbacks find it here. A system
- * with more than one kind of CPU (F22) is not handled yet: probe refuses
- * a second PMUv3 node.
+ * The PMU of each CPU (NULL for a CPU none serves), claimed at probe
+ * under the probe lock; each CPU has at most one. CPU PM and SysRq find
+ * the local CPU's PMU here, and only use it once it is @live.
  */
-extern struct pmuv3 *pmuv3_dev;
+DECLARE_PER_CPU_READ_MOSTLY(struct pmuv3 *, pmuv3_of_cpu);
 
 static inline struct pmuv3 *to_pmuv3(struct pmu *pmu)
 {
