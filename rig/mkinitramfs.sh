@@ -110,20 +110,24 @@ if [ "$ARCH" = x86_64 ] && [ "${ICOUNT:-0}" != 1 ]; then
 	mv "$ROOT/tests/check.list.new" "$ROOT/tests/check.list"
 fi
 
-# The heterogeneous-PMU suite needs a machine with two kinds of CPU PMU:
-# on arm64 it moves to hetero.list, which rig/check.sh runs in a boot on
-# a device tree that has them (rig/qemu.sh MODE hetero); elsewhere (x86
-# has no hybrid PMU here) it is left out.
-HETERO_SUITES="selftests/hw_hetero"
-: > "$ROOT/tests/hetero.list"
+# Suites that need a machine of their own, each run by rig/check.sh in an
+# extra arm64 boot (rig/qemu.sh MODE=the list's name): hetero, a device
+# tree with two kinds of CPU PMU (rig/hetero-dtb.py); acpi, UEFI firmware
+# and ACPI tables instead of a device tree. Elsewhere they are left out
+# (x86 has neither here).
+BOOT_SUITES="hetero:selftests/hw_hetero acpi:selftests/hw_acpi"
+for entry in $BOOT_SUITES; do
+	: > "$ROOT/tests/${entry%%:*}.list"
+done
 : > "$ROOT/tests/check.list.new"
 while read -r suite tmo prog rest; do
 	out=$ROOT/tests/check.list.new
-	if [[ " $HETERO_SUITES " == *" $suite/$(basename "$prog") "* ]]; then
-		[ "$ARCH" = arm64 ] || continue
-		out=$ROOT/tests/hetero.list
-	fi
-	echo "$suite $tmo $prog${rest:+ $rest}" >> "$out"
+	for entry in $BOOT_SUITES; do
+		[ "$suite/$(basename "$prog")" = "${entry#*:}" ] || continue
+		out=$ROOT/tests/${entry%%:*}.list
+		[ "$ARCH" = arm64 ] || out=
+	done
+	[ -n "$out" ] && echo "$suite $tmo $prog${rest:+ $rest}" >> "$out"
 done < "$ROOT/tests/check.list"
 mv "$ROOT/tests/check.list.new" "$ROOT/tests/check.list"
 

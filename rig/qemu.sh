@@ -8,7 +8,8 @@
 #        build/.../MODE-tap.log; icount runs the hardware-counter suites
 #        (tests/icount.list) under -icount shift=0; hetero (arm64) runs
 #        tests/hetero.list on a device tree with two kinds of CPU PMU
-#        (rig/hetero-dtb.py)
+#        (rig/hetero-dtb.py); acpi (arm64) runs tests/acpi.list on UEFI
+#        firmware (Debian's qemu-efi-aarch64) with ACPI tables, no DT
 #   MODE run|shell: the console is this terminal
 #
 # Environment: ICOUNT=1 boots with -icount shift=0 (guest time counts
@@ -101,9 +102,18 @@ if [ "$MODE" = hetero ]; then
 	qemu+=(-dtb "$O/hetero.dtb")
 	append="$append kunit.enable=0"
 fi
+# MODE acpi: EDK2 loads the kernel (from fw_cfg) and hands it ACPI
+# tables; acpi=force keeps the kernel off the device tree
+if [ "$MODE" = acpi ]; then
+	[ "$ARCH" = arm64 ] || die "MODE acpi is arm64 only"
+	fw=/usr/share/qemu-efi-aarch64/QEMU_EFI.fd
+	[ -f "$fw" ] || die "no UEFI firmware at $fw (make setup installs qemu-efi-aarch64)"
+	qemu+=(-bios "$fw")
+	append="$append acpi=force kunit.enable=0"
+fi
 
 case "$MODE" in
-check|icount|hetero|bench|profile|fuzz)
+check|icount|hetero|acpi|bench|profile|fuzz)
 	qemu+=(-display none -monitor none
 	       -serial "file:$O/$MODE-console.log"
 	       -device "$vser" -chardev "file,id=tap,path=$O/$MODE-tap.log"

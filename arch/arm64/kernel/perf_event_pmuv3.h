@@ -4,8 +4,10 @@
  *
  *   perf_event.c        events, counters and the struct pmu callbacks,
  *                       the overflow handler
- *   perf_event_probe.c  finding the PMU, its interrupt (an NMI when the
- *                       GIC offers pseudo-NMIs), CPU hotplug and CPU PM
+ *   perf_event_probe.c  finding the PMUs in the device tree, their
+ *                       interrupts (NMIs when the GIC offers
+ *                       pseudo-NMIs), registration, CPU hotplug, CPU PM
+ *   perf_event_acpi.c   finding them on an ACPI system
  *   perf_event_user.c   counter access from EL0 (PMUSERENR_EL0, the
  *                       perf_user_access sysctl) and the user page
  *   perf_event_sysfs.c  format/, events/, caps/ and cpus
@@ -142,6 +144,19 @@ void pmuv3_stop(struct perf_event *event, int flags);
 void pmuv3_write_pmcr(u64 val);
 void pmuv3_counters_off(u64 cntrs);
 irqreturn_t pmuv3_irq_handler(int irq, void *dev);
+
+/* perf_event_probe.c */
+int pmuv3_register(struct pmuv3 *p, struct device *dev);
+
+/* perf_event_acpi.c */
+#ifdef CONFIG_ACPI
+int pmuv3_acpi_probe(void);
+#else
+static inline int pmuv3_acpi_probe(void)
+{
+	return 0;
+}
+#endif
 
 /* perf_event_user.c */
 int pmuv3_user_event_init(struct pmuv3 *p, struct perf_event *event);

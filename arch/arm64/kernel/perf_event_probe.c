@@ -2,6 +2,9 @@
 /*
  * arm64 PMUv3 driver: finding the PMUs and keeping each CPU's PMU ready.
  *
+ * (ACPI systems: perf_event_acpi.c finds the PMUs and registers them
+ * through pmuv3_register() below, as device tree probing does.)
+ *
  * A system whose CPUs are all of one kind has one PMUv3 node in its device
  * tree; one with several kinds (big.LITTLE, DynamIQ) has one node per kind,
  * each naming the CPUs it covers. Every node becomes its own struct pmu,
@@ -40,6 +43,7 @@
 
 #define pr_fmt(fmt) "pmuv3: " fmt
 
+#include <linux/acpi.h>
 #include <linux/bitfield.h>
 #include <linux/cpu_pm.h>
 #include <linux/cpuhotplug.h>
@@ -352,7 +356,7 @@ static void pmuv3_free_spis(struct pmuv3 *p, const struct cpumask *cpus,
  * until that CPU's STARTING step. All NMIs or all ordinary interrupts: if
  * one cannot be an NMI, none is.
  */
-static int pmuv3_request_spis(struct pmuv3 *p, struct device *dev)
+static int pmuv3_request_spis(struct pmuv3 *p)
 {
 	const unsigned long flags = IRQF_PERCPU | IRQF_NOBALANCING |
 				    IRQF_NO_AUTOEN | IRQF_NO_THREAD;
@@ -386,8 +390,8 @@ static int pmuv3_request_spis(struct pmuv3 *p, struct device *dev)
 		pmuv3_free_spis(p, done, nmi);
 		cpumask_clear(done);
 		if (!nmi) {
-			dev_err(dev, "cannot request the IRQ of CPU%d: %d\n",
-				cpu, ret);
+			pr_err("%s: cannot request the IRQ of CPU%d: %d\n",
+			       p->name, cpu, ret);
 			break;
 		}
 	}
@@ -399,14 +403,14 @@ static int pmuv3_request_spis(struct pmuv3 *p, struct device *dev)
  * Request the overflow interrupts, as NMIs if the irqchip can deliver
  * them, else as normal interrupts.
  */
-static int pmuv3_request_irqs(struct pmuv3 *p, struct device *dev)
+static int pmuv3_request_irqs(struct pmuv3 *p)
 {
 	int ret;
 
 	if (!p->has_irq)
 		return 0;
 	if (!p->ppi)
-		return pmuv3_request_spis(p, dev);
+		return pmuv3_request_spis(p);
 
 	ret = request_percpu_nmi(p->ppi, pmuv3_irq_handler, "arm-pmu", p->cpu);
 	if (!ret) {
@@ -415,7 +419,7 @@ static int pmuv3_request_irqs(struct pmuv3 *p, struct device *dev)
 	}
 	ret = request_percpu_irq(p->ppi, pmuv3_irq_handler, "arm-pmu", p->cpu);
 	if (ret)
-		dev_err(dev, "cannot request IRQ %d: %d\n", p->ppi, ret);
+		pr_err("%s: cannot request IRQ %d: %d\n", p->name, p->ppi, ret);
 	return ret;
 }
 
@@ -432,16 +436,17 @@ static void pmuv3_free_irqs(struct pmuv3 *p)
 }
 
 /* take the PMU's CPUs, none of which may have a PMU yet */
-static int pmuv3_claim_cpus(struct pmuv3 *p, struct device *dev)
+static int pmuv3_claim_cpus(struct pmuv3 *p)
 {
 	int cpu;
 
 	lockdep_assert_held(&pmuv3_probe_lock);
 	for_each_cpu(cpu, &p->supported) {
-		if (per_cpu(pmuv3_of_cpu, cpu))
-			return dev_err_probe(dev, -EBUSY,
-					     "CPU%d already has a PMU (%s)\n", cpu,
-					     per_cpu(pmuv3_of_cpu, cpu)->name);
+		if (per_cpu(pmuv3_of_cpu, cpu)) {
+			pr_err("%s: CPU%d already has a PMU (%s)\n", p->name,
+			       cpu, per_cpu(pmuv3_of_cpu, cpu)->name);
+			return -EBUSY;
+		}
 	}
 	for_each_cpu(cpu, &p->supported) {
 		per_cpu_ptr(p->cpu, cpu)->pmu = p;
@@ -460,37 +465,51 @@ static void pmuv3_release_cpus(struct pmuv3 *p)
 }
 
 /* the PMU's identity, read on one of its CPUs that is online */
-static int pmuv3_identify(struct pmuv3 *p, struct device *dev)
+static int pmuv3_identify(struct pmuv3 *p)
 {
 	int ret = smp_call_function_any(&p->supported, pmuv3_read_ids, p, 1);
 
-	if (ret)
-		return dev_err_probe(dev, ret, "none of its CPUs is online\n");
-	if (!pmuv3_implemented(p->pmuver))
-		return dev_err_probe(dev, -ENODEV, "no PMUv3 on CPU%d\n",
-				     cpumask_first(&p->supported));
+	if (ret) {
+		pr_err("%s: none of its CPUs is online\n", p->name);
+		return ret;
+	}
+	if (!pmuv3_implemented(p->pmuver)) {
+		pr_err("%s: no PMUv3 on CPU%d\n", p->name,
+		       cpumask_first(&p->supported));
+		return -ENODEV;
+	}
 	return 0;
 }
 
-/* the rest of the probe, under pmuv3_probe_lock */
-static int pmuv3_probe_locked(struct pmuv3 *p, struct platform_device *pdev)
+/**
+ * pmuv3_register() - bring up and register one PMU
+ * @p: the PMU, its @name, @cpu, @supported CPUs and interrupt wiring
+ *	(@ppi, @has_irq, each CPU's irq) filled in by the caller
+ * @dev: the device it was probed from, or NULL (ACPI)
+ *
+ * Claims its CPUs, reads its identity on one of them, requests its
+ * interrupts, starts it on its CPUs that are up and registers it with the
+ * core. Undoes all of that on failure; @p and @p->cpu stay the caller's
+ * to free.
+ *
+ * Context: process context; takes the probe lock and CPU hotplug lock.
+ *
+ * Return: 0 or a negative errno.
+ */
+int pmuv3_register(struct pmuv3 *p, struct device *dev)
 {
-	struct device *dev = &pdev->dev;
 	int ret;
 
-	lockdep_assert_held(&pmuv3_probe_lock);
-	ret = pmuv3_parse_irqs(p, pdev);
+	mutex_lock(&pmuv3_probe_lock);
+	ret = pmuv3_claim_cpus(p);
 	if (ret)
-		return ret;
-	ret = pmuv3_claim_cpus(p, dev);
-	if (ret)
-		return ret;
-	ret = pmuv3_identify(p, dev);
+		goto unlock;
+	ret = pmuv3_identify(p);
 	if (ret)
 		goto release;
 
 	pmuv3_setup_pmu(p, dev);
-	ret = pmuv3_request_irqs(p, dev);
+	ret = pmuv3_request_irqs(p);
 	if (ret)
 		goto release;
 
@@ -514,12 +533,13 @@ static int pmuv3_probe_locked(struct pmuv3 *p, struct platform_device *pdev)
 	WRITE_ONCE(pmuv3_registered, true);
 	if (p->irq_is_nmi)
 		WRITE_ONCE(pmuv3_nmi, true);
-	dev_info(dev, "%s, CPUs %*pbl, PMUVer %#x: %u event counters + cycle counter%s, %s\n",
-		 p->name, cpumask_pr_args(&p->supported), p->pmuver,
-		 p->nr_evcntrs,
-		 p->long_evcntr ? ", 64-bit event counters" : "",
-		 !p->has_irq ? "no interrupt" :
-		 p->irq_is_nmi ? "overflow NMI" : "overflow IRQ");
+	pr_info("%s, CPUs %*pbl, PMUVer %#x: %u event counters + cycle counter%s, %s\n",
+		p->name, cpumask_pr_args(&p->supported), p->pmuver,
+		p->nr_evcntrs,
+		p->long_evcntr ? ", 64-bit event counters" : "",
+		!p->has_irq ? "no interrupt" :
+		p->irq_is_nmi ? "overflow NMI" : "overflow IRQ");
+	mutex_unlock(&pmuv3_probe_lock);
 	return 0;
 
 remove_hp:
@@ -531,6 +551,8 @@ release:
 	pmuv3_release_cpus(p);
 	/* CPU PM (interrupts off) may still hold @p; it is freed on return */
 	synchronize_rcu();
+unlock:
+	mutex_unlock(&pmuv3_probe_lock);
 	return ret;
 }
 
@@ -549,9 +571,9 @@ static int pmuv3_probe(struct platform_device *pdev)
 	if (!p->cpu)
 		return -ENOMEM;
 
-	mutex_lock(&pmuv3_probe_lock);
-	ret = pmuv3_probe_locked(p, pdev);
-	mutex_unlock(&pmuv3_probe_lock);
+	ret = pmuv3_parse_irqs(p, pdev);
+	if (!ret)
+		ret = pmuv3_register(p, dev);
 	if (ret)
 		free_percpu(p->cpu);
 	return ret;
@@ -622,6 +644,9 @@ static int __init pmuv3_driver_init(void)
 	ret = platform_driver_register(&pmuv3_driver);
 	if (ret)
 		goto remove_pm;
+	/* an ACPI system describes its PMUs in the MADT instead */
+	if (!acpi_disabled && pmuv3_acpi_probe())
+		pr_err("ACPI PMU probe ran out of memory\n");
 
 	/*
 	 * Device tree PMUs are probed by the registration above. The perf
