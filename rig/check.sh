@@ -6,9 +6,10 @@
 # For each arch: build the kernel, build the initramfs, run the ABI check
 # (ours only: it compares our uapi header with the base tree's), boot the
 # guest (on x86_64 twice: the hardware-counter suites boot again under
-# -icount; on arm64 three times: the heterogeneous-PMU suite boots again
-# on a device tree with two CPU PMUs, the ACPI suite on UEFI firmware;
-# see rig/mkinitramfs.sh), and turn its logs into
+# -icount; on arm64 four times: the heterogeneous-PMU suite boots again
+# on a device tree with two CPU PMUs, the ACPI suite on UEFI firmware, and
+# KVM's vPMU selftest at EL2; see rig/mkinitramfs.sh), and turn its logs
+# into
 # build/VARIANT-ARCH/results.tsv. Prints how long each stage took, one
 # summary per arch (and one for the emulated x86 PMU's own suite,
 # rig/qemu/test.sh, when x86_64 is one of them), and a last line "N passed, N failed, N skipped" over all of them. Exit
@@ -73,8 +74,8 @@ for ARCH in $ARCHES; do
 		boots+=(icount)
 	fi
 	# arm64: the suites that need their own machine (rig/mkinitramfs.sh):
-	# a device tree with two kinds of CPU PMU, and ACPI
-	for extra in hetero acpi; do
+	# a device tree with two kinds of CPU PMU, ACPI, and EL2 for KVM
+	for extra in hetero acpi kvm; do
 		[ "$MODE" = check ] && [ -s "$O/initramfs/tests/$extra.list" ] || continue
 		stage "boot+tests $VARIANT-$ARCH $extra" "$RIG/qemu.sh" "$VARIANT" "$ARCH" "$DEBUG" $extra || true
 		boots+=("$extra")

@@ -110,6 +110,25 @@ if [ "$ARCH" = x86_64 ] && [ "${ICOUNT:-0}" != 1 ]; then
 	mv "$ROOT/tests/check.list.new" "$ROOT/tests/check.list"
 fi
 
+# KVM's vPMU on our PMU (arm64): the base tree's own KVM selftest, built
+# static from the assembled tree (its build generates headers, which must
+# not land in the base tree), run in the kvm boot (rig/qemu.sh MODE kvm)
+: > "$ROOT/tests/kvm.list"
+if [ "$ARCH" = arm64 ] && grep -q '^CONFIG_KVM=y' "$O/.config"; then
+	mkdir -p "$ROOT/tests/kvm"
+	kvm_out=$O/kvm-selftests
+	if make -s -C "$("$RIG/assemble.sh")/tools/testing/selftests/kvm" ARCH=arm64 \
+		CROSS_COMPILE=aarch64-linux-gnu- OUTPUT="$kvm_out" \
+		KHDR_INCLUDES="-isystem $O/usr/include" EXTRA_CFLAGS=-static \
+		LDFLAGS=-static "$kvm_out/aarch64/vpmu_counter_access" \
+		> "$O/initramfs-kvm.err" 2>&1; then
+		cp "$kvm_out/aarch64/vpmu_counter_access" "$ROOT/tests/kvm/"
+	else
+		log "cannot build the KVM selftest (see $O/initramfs-kvm.err)"
+	fi
+	echo "kvm 600 kvm/vpmu_counter_access" >> "$ROOT/tests/kvm.list"
+fi
+
 # Suites that need a machine of their own, each run by rig/check.sh in an
 # extra arm64 boot (rig/qemu.sh MODE=the list's name): hetero, a device
 # tree with two kinds of CPU PMU (rig/hetero-dtb.py); acpi, UEFI firmware

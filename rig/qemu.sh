@@ -9,7 +9,8 @@
 #        (tests/icount.list) under -icount shift=0; hetero (arm64) runs
 #        tests/hetero.list on a device tree with two kinds of CPU PMU
 #        (rig/hetero-dtb.py); acpi (arm64) runs tests/acpi.list on UEFI
-#        firmware (Debian's qemu-efi-aarch64) with ACPI tables, no DT
+#        firmware (Debian's qemu-efi-aarch64) with ACPI tables, no DT;
+#        kvm (arm64) runs tests/kvm.list with the kernel at EL2 (VHE)
 #   MODE run|shell: the console is this terminal
 #
 # Environment: ICOUNT=1 boots with -icount shift=0 (guest time counts
@@ -102,6 +103,13 @@ if [ "$MODE" = hetero ]; then
 	qemu+=(-dtb "$O/hetero.dtb")
 	append="$append kunit.enable=0"
 fi
+# MODE kvm: EL2 for the kernel (virtualization=on), so that KVM runs
+# guests whose vPMU counts on our PMU
+if [ "$MODE" = kvm ]; then
+	[ "$ARCH" = arm64 ] || die "MODE kvm is arm64 only"
+	qemu+=(-machine virtualization=on)
+	append="$append kunit.enable=0"
+fi
 # MODE acpi: EDK2 loads the kernel (from fw_cfg) and hands it ACPI
 # tables; acpi=force keeps the kernel off the device tree
 if [ "$MODE" = acpi ]; then
@@ -113,7 +121,7 @@ if [ "$MODE" = acpi ]; then
 fi
 
 case "$MODE" in
-check|icount|hetero|acpi|bench|profile|fuzz)
+check|icount|hetero|acpi|kvm|bench|profile|fuzz)
 	qemu+=(-display none -monitor none
 	       -serial "file:$O/$MODE-console.log"
 	       -device "$vser" -chardev "file,id=tap,path=$O/$MODE-tap.log"

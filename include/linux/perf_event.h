@@ -57,7 +57,7 @@
 #include <linux/lockdep.h>
 #include <asm/local.h>
 
-/* Guest state reported by a hypervisor's callbacks (KVM is not built). */
+/* Guest state reported by a hypervisor's callbacks (perf_guest_state()). */
 #define PERF_GUEST_ACTIVE	0x01
 #define PERF_GUEST_USER		0x02
 
@@ -1269,10 +1269,41 @@ static inline u64 perf_event_pause(struct perf_event *event, bool reset)
 
 #endif /* CONFIG_PERF_EVENTS */
 
-/* no hypervisor integration is built (KVM is off in the guest configs) */
+#ifdef CONFIG_GUEST_PERF_EVENTS
+/*
+ * What the registered hypervisor says about the interrupted context (0
+ * with none registered): static calls, as samples ask on every overflow.
+ * kernel/events/guest.c. (perf_guest_cbs_type only names the callbacks'
+ * function types for the static call declarations; it is never used.)
+ */
+#define perf_guest_cbs_type	((struct perf_guest_info_callbacks *)NULL)
+DECLARE_STATIC_CALL(perf_guest_state_call, *perf_guest_cbs_type->state);
+DECLARE_STATIC_CALL(perf_guest_get_ip_call, *perf_guest_cbs_type->get_ip);
+DECLARE_STATIC_CALL(perf_guest_pt_intr_call, *perf_guest_cbs_type->handle_intel_pt_intr);
+
+static inline unsigned int perf_guest_state(void)
+{
+	return static_call(perf_guest_state_call)();
+}
+
+static inline unsigned long perf_guest_get_ip(void)
+{
+	return static_call(perf_guest_get_ip_call)();
+}
+
+static inline unsigned int perf_guest_handle_intel_pt_intr(void)
+{
+	return static_call(perf_guest_pt_intr_call)();
+}
+
+void perf_register_guest_info_callbacks(struct perf_guest_info_callbacks *cbs);
+void perf_unregister_guest_info_callbacks(struct perf_guest_info_callbacks *cbs);
+#else
+/* no hypervisor integration is built */
 static inline unsigned int perf_guest_state(void)		 { return 0; }
 static inline unsigned long perf_guest_get_ip(void)		 { return 0; }
 static inline unsigned int perf_guest_handle_intel_pt_intr(void) { return 0; }
+#endif
 
 #if defined(CONFIG_PERF_EVENTS) && defined(CONFIG_CPU_SUP_INTEL)
 void perf_restore_debug_store(void);

@@ -165,7 +165,7 @@ static int pmuv3_map_event(struct perf_event *event)
 		 * already have stripped it; if it did not, honour it here.
 		 */
 		ext_type = config >> PERF_PMU_TYPE_SHIFT;
-		if (ext_type && ext_type != p->pmu.type)
+		if (ext_type && ext_type != p->arm.pmu.type)
 			return -ENOENT;
 		config &= PERF_HW_EVENT_MASK;
 
@@ -181,7 +181,7 @@ static int pmuv3_map_event(struct perf_event *event)
 		 */
 		if (id >= 0 && !pmuv3_has_common_event(p, id))
 			return -ENOENT;
-	} else if (type == PERF_TYPE_RAW || type == p->pmu.type) {
+	} else if (type == PERF_TYPE_RAW || type == p->arm.pmu.type) {
 		id = config & PMUV3_EVENT_MASK;
 	} else {
 		return -ENOENT;
@@ -496,6 +496,11 @@ void pmuv3_start(struct perf_event *event, int flags)
 	pmuv3_set_period(event);
 	/* a chained pair interrupts on the overflow of its high half only */
 	pmuv3_counters_on(cntrs, BIT_ULL(hwc->idx));
+	/*
+	 * A host-only or guest-only event: KVM switches its counters on and
+	 * off (or their EL0 filter, with VHE) as it enters and leaves guests.
+	 */
+	kvm_set_pmu_events(cntrs, &event->attr);
 
 	/*
 	 * Outside a pmu_disable/pmu_enable section nobody else will set
@@ -522,6 +527,7 @@ void pmuv3_stop(struct perf_event *event, int flags)
 		return;
 
 	pmuv3_counters_off(pmuv3_event_cntr_bits(event));
+	kvm_clr_pmu_events(pmuv3_event_cntr_bits(event));
 	pmuv3_event_update(event);
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
@@ -545,7 +551,7 @@ static int pmuv3_add(struct perf_event *event, int flags)
 	int idx;
 
 	/* a task's event may follow it onto a CPU of another kind */
-	if (!cpumask_test_cpu(smp_processor_id(), &p->supported))
+	if (!cpumask_test_cpu(smp_processor_id(), &p->arm.supported_cpus))
 		return -ENOENT;
 
 	idx = pmuv3_get_idx(p, &cpuc->used, event);
@@ -613,7 +619,7 @@ static void pmuv3_pmu_enable(struct pmu *pmu)
 	struct pmuv3 *p = to_pmuv3(pmu);
 	struct pmuv3_cpu *cpuc = this_cpu_ptr(p->cpu);
 
-	if (!cpumask_test_cpu(smp_processor_id(), &p->supported))
+	if (!cpumask_test_cpu(smp_processor_id(), &p->arm.supported_cpus))
 		return;
 	cpuc->frozen = false;
 	/* the events now on this CPU decide what EL0 may read */
@@ -634,7 +640,7 @@ static void pmuv3_pmu_disable(struct pmu *pmu)
 {
 	struct pmuv3 *p = to_pmuv3(pmu);
 
-	if (!cpumask_test_cpu(smp_processor_id(), &p->supported))
+	if (!cpumask_test_cpu(smp_processor_id(), &p->arm.supported_cpus))
 		return;
 	this_cpu_ptr(p->cpu)->frozen = true;
 	pmuv3_write_pmcr(read_pmcr() & ~ARMV8_PMU_PMCR_E);
@@ -785,7 +791,7 @@ static int pmuv3_event_init(struct perf_event *event)
 	struct hw_perf_event *hwc = &event->hw;
 	int id, err;
 
-	if (event->cpu != -1 && !cpumask_test_cpu(event->cpu, &p->supported))
+	if (event->cpu != -1 && !cpumask_test_cpu(event->cpu, &p->arm.supported_cpus))
 		return -ENOENT;
 
 	id = pmuv3_map_event(event);
@@ -836,7 +842,7 @@ static int pmuv3_event_init(struct perf_event *event)
  */
 static bool pmuv3_filter(struct pmu *pmu, int cpu)
 {
-	return !cpumask_test_cpu(cpu, &to_pmuv3(pmu)->supported);
+	return !cpumask_test_cpu(cpu, &to_pmuv3(pmu)->arm.supported_cpus);
 }
 
 /* ------------------------------------------------------------------ */
@@ -917,7 +923,7 @@ irqreturn_t pmuv3_irq_handler(int irq, void *dev)
  */
 void pmuv3_setup_pmu(struct pmuv3 *p, struct device *dev)
 {
-	p->pmu = (struct pmu) {
+	p->arm.pmu = (struct pmu) {
 		.module		= THIS_MODULE,
 		.parent		= dev,
 		.attr_groups	= pmuv3_attr_groups,
@@ -937,5 +943,12 @@ void pmuv3_setup_pmu(struct pmuv3 *p, struct device *dev)
 		.filter		= pmuv3_filter,
 	};
 	if (!p->has_irq)
-		p->pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT;
+		p->arm.pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT;
+
+	/* what KVM's vPMU reads: the guest's PMU is modelled on this one */
+	bitmap_from_u64(p->arm.cntr_mask, p->cntr_mask);
+	bitmap_from_u64(p->arm.pmceid_bitmap, p->pmceid);
+	bitmap_from_u64(p->arm.pmceid_ext_bitmap, p->pmceid_ext);
+	p->arm.pmuver = p->pmuver;
+	p->arm.reg_pmmir = p->pmmir;
 }

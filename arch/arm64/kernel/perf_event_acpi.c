@@ -54,7 +54,7 @@ static int pmuv3_acpi_irqs(struct pmuv3 *p)
 	unsigned int with = 0, spis = 0;
 	int cpu, irq;
 
-	for_each_cpu(cpu, &p->supported) {
+	for_each_cpu(cpu, &p->arm.supported_cpus) {
 		irq = pmuv3_acpi_cpu_irq(cpu);
 		if (irq < 0) {
 			pr_err("%s: CPU%d's interrupt: %d\n", p->name, cpu, irq);
@@ -76,14 +76,14 @@ static int pmuv3_acpi_irqs(struct pmuv3 *p)
 			p->name);
 		return 0;
 	}
-	if (with != cpumask_weight(&p->supported) || (spis && p->ppi))
+	if (with != cpumask_weight(&p->arm.supported_cpus) || (spis && p->ppi))
 		goto mixed;
 	p->has_irq = true;
 	return 0;
 
 mixed:
 	pr_err("%s: CPUs %*pbl: PMU interrupts missing or of mixed kinds\n",
-	       p->name, cpumask_pr_args(&p->supported));
+	       p->name, cpumask_pr_args(&p->arm.supported_cpus));
 	return -EINVAL;
 }
 
@@ -95,8 +95,8 @@ static void pmuv3_acpi_group(struct pmuv3 *p, struct cpumask *left)
 
 	for_each_cpu(cpu, left)
 		if (per_cpu(cpu_data, cpu).reg_midr == midr)
-			cpumask_set_cpu(cpu, &p->supported);
-	cpumask_andnot(left, left, &p->supported);
+			cpumask_set_cpu(cpu, &p->arm.supported_cpus);
+	cpumask_andnot(left, left, &p->arm.supported_cpus);
 }
 
 static void pmuv3_acpi_free(struct pmuv3 *p)

@@ -47,7 +47,7 @@ static struct perf_event *kunit_cycles(struct kunit *test)
 		migrate_enable();
 		kunit_skip(test, "no PMUv3");
 	}
-	attr.type = p->pmu.type;
+	attr.type = p->arm.pmu.type;
 	event = perf_event_create_kernel_counter(&attr, -1, current, NULL,
 						 NULL);
 	if (IS_ERR(event)) {

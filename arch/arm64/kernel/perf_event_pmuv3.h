@@ -11,6 +11,7 @@
  *   perf_event_user.c   counter access from EL0 (PMUSERENR_EL0, the
  *                       perf_user_access sysctl) and the user page
  *   perf_event_sysfs.c  format/, events/, caps/ and cpus
+ *   perf_event_kunit.c  KUnit tests of CPU PM and the EL0 access gate
  */
 #ifndef __ARM64_KERNEL_PERF_EVENT_PMUV3_H
 #define __ARM64_KERNEL_PERF_EVENT_PMUV3_H
@@ -20,6 +21,7 @@
 #include <linux/irqreturn.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
+#include <linux/perf/arm_pmu.h>
 #include <linux/perf/arm_pmuv3.h>
 
 /* counter indexes 0..30 are event counters, 31 the cycle counter */
@@ -82,7 +84,10 @@ struct pmuv3_cpu {
 
 /**
  * struct pmuv3 - the PMU of one kind of CPU
- * @pmu: what the perf core sees
+ * @arm: what KVM's vPMU reads of a host PMU (linux/perf/arm_pmu.h): its
+ *	@arm.pmu is what the perf core sees, @arm.supported_cpus the CPUs
+ *	this PMU serves, @arm.cntr_mask, @arm.pmuver and the PMCEID bitmaps
+ *	copies of the fields below; nothing else of it is used
  * @name: its name, after the device tree compatible it was probed from
  * @cpu: per-CPU counter state, also the per-CPU IRQ cookie
  * @cntr_mask: counters that exist (event counters 0..N-1 and bit 31)
@@ -98,14 +103,13 @@ struct pmuv3_cpu {
  * @irq_is_nmi: the interrupts were requested as (pseudo-)NMIs
  * @live: the STARTING step has an instance for this PMU: its CPUs'
  *	counters are in use (CPU PM must save them)
- * @supported: CPUs this PMU serves
  * @node: its instance of the CPUHP_AP_PERF_ARM_STARTING state
  *
  * Everything but @cpu and @live is written once at probe time and
  * read-only after.
  */
 struct pmuv3 {
-	struct pmu		pmu;
+	struct arm_pmu		arm;
 	const char		*name;
 	struct pmuv3_cpu __percpu *cpu;
 	unsigned long		cntr_mask;
@@ -119,7 +123,6 @@ struct pmuv3 {
 	bool			has_irq;
 	bool			irq_is_nmi;
 	bool			live;
-	cpumask_t		supported;
 	struct hlist_node	node;
 };
 
@@ -132,7 +135,7 @@ DECLARE_PER_CPU_READ_MOSTLY(struct pmuv3 *, pmuv3_of_cpu);
 
 static inline struct pmuv3 *to_pmuv3(struct pmu *pmu)
 {
-	return container_of(pmu, struct pmuv3, pmu);
+	return container_of(pmu, struct pmuv3, arm.pmu);
 }
 
 /* perf_event.c */

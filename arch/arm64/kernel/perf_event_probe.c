@@ -140,7 +140,7 @@ static int pmuv3_cpu_starting(unsigned int cpu, struct hlist_node *node)
 	struct pmuv3 *p = hlist_entry(node, struct pmuv3, node);
 	struct pmuv3_cpu *cpuc;
 
-	if (!cpumask_test_cpu(cpu, &p->supported))
+	if (!cpumask_test_cpu(cpu, &p->arm.supported_cpus))
 		return 0;
 	cpuc = this_cpu_ptr(p->cpu);
 	pmuv3_reset_cpu(p, cpuc);
@@ -153,7 +153,7 @@ static int pmuv3_cpu_dying(unsigned int cpu, struct hlist_node *node)
 {
 	struct pmuv3 *p = hlist_entry(node, struct pmuv3, node);
 
-	if (!cpumask_test_cpu(cpu, &p->supported))
+	if (!cpumask_test_cpu(cpu, &p->arm.supported_cpus))
 		return 0;
 	pmuv3_irq_off(p, this_cpu_ptr(p->cpu));
 	pmuv3_write_pmcr(read_pmcr() & ~ARMV8_PMU_PMCR_E);
@@ -274,7 +274,7 @@ static int pmuv3_spi_cpu(struct device *dev, int i, bool has_affinity)
 
 /*
  * Work out the node's interrupt wiring (see the top of this file) and with
- * it the CPUs the PMU serves: p->supported, p->ppi, each CPU's irq.
+ * it the CPUs the PMU serves: p->arm.supported_cpus, p->ppi, each CPU's irq.
  */
 static int pmuv3_parse_irqs(struct pmuv3 *p, struct platform_device *pdev)
 {
@@ -287,7 +287,7 @@ static int pmuv3_parse_irqs(struct pmuv3 *p, struct platform_device *pdev)
 		return dev_err_probe(dev, n, "cannot count IRQs\n");
 	if (n == 0) {
 		dev_warn(dev, "no interrupt: sampling events not supported\n");
-		cpumask_copy(&p->supported, cpu_possible_mask);
+		cpumask_copy(&p->arm.supported_cpus, cpu_possible_mask);
 		return 0;
 	}
 
@@ -299,10 +299,10 @@ static int pmuv3_parse_irqs(struct pmuv3 *p, struct platform_device *pdev)
 			return dev_err_probe(dev, -EINVAL,
 					     "a per-CPU interrupt must be the only one\n");
 		/* the whole PPI, or the CPUs of its partition */
-		ret = irq_get_percpu_devid_partition(irq, &p->supported);
+		ret = irq_get_percpu_devid_partition(irq, &p->arm.supported_cpus);
 		if (ret)
 			return ret;
-		for_each_cpu(cpu, &p->supported)
+		for_each_cpu(cpu, &p->arm.supported_cpus)
 			per_cpu_ptr(p->cpu, cpu)->irq = irq;
 		p->ppi = irq;
 		p->has_irq = true;
@@ -325,12 +325,12 @@ static int pmuv3_parse_irqs(struct pmuv3 *p, struct platform_device *pdev)
 			return cpu;
 		if (cpu >= nr_cpu_ids)
 			continue;
-		if (cpumask_test_and_set_cpu(cpu, &p->supported))
+		if (cpumask_test_and_set_cpu(cpu, &p->arm.supported_cpus))
 			return dev_err_probe(dev, -EINVAL,
 					     "two interrupts for CPU%d\n", cpu);
 		per_cpu_ptr(p->cpu, cpu)->irq = irq;
 	}
-	if (cpumask_empty(&p->supported))
+	if (cpumask_empty(&p->arm.supported_cpus))
 		return dev_err_probe(dev, -ENODEV, "no known CPU for any interrupt\n");
 	p->has_irq = true;
 	return 0;
@@ -367,7 +367,7 @@ static int pmuv3_request_spis(struct pmuv3 *p)
 	if (!zalloc_cpumask_var(&done, GFP_KERNEL))
 		return -ENOMEM;
 	for (nmi = true; ; nmi = false) {
-		for_each_cpu(cpu, &p->supported) {
+		for_each_cpu(cpu, &p->arm.supported_cpus) {
 			struct pmuv3_cpu *cpuc = per_cpu_ptr(p->cpu, cpu);
 
 			if (nmi)
@@ -428,7 +428,7 @@ static void pmuv3_free_irqs(struct pmuv3 *p)
 	if (!p->has_irq)
 		return;
 	if (!p->ppi)
-		pmuv3_free_spis(p, &p->supported, p->irq_is_nmi);
+		pmuv3_free_spis(p, &p->arm.supported_cpus, p->irq_is_nmi);
 	else if (p->irq_is_nmi)
 		free_percpu_nmi(p->ppi, p->cpu);
 	else
@@ -441,14 +441,14 @@ static int pmuv3_claim_cpus(struct pmuv3 *p)
 	int cpu;
 
 	lockdep_assert_held(&pmuv3_probe_lock);
-	for_each_cpu(cpu, &p->supported) {
+	for_each_cpu(cpu, &p->arm.supported_cpus) {
 		if (per_cpu(pmuv3_of_cpu, cpu)) {
 			pr_err("%s: CPU%d already has a PMU (%s)\n", p->name,
 			       cpu, per_cpu(pmuv3_of_cpu, cpu)->name);
 			return -EBUSY;
 		}
 	}
-	for_each_cpu(cpu, &p->supported) {
+	for_each_cpu(cpu, &p->arm.supported_cpus) {
 		per_cpu_ptr(p->cpu, cpu)->pmu = p;
 		per_cpu(pmuv3_of_cpu, cpu) = p;
 	}
@@ -460,14 +460,14 @@ static void pmuv3_release_cpus(struct pmuv3 *p)
 	int cpu;
 
 	lockdep_assert_held(&pmuv3_probe_lock);
-	for_each_cpu(cpu, &p->supported)
+	for_each_cpu(cpu, &p->arm.supported_cpus)
 		per_cpu(pmuv3_of_cpu, cpu) = NULL;
 }
 
 /* the PMU's identity, read on one of its CPUs that is online */
 static int pmuv3_identify(struct pmuv3 *p)
 {
-	int ret = smp_call_function_any(&p->supported, pmuv3_read_ids, p, 1);
+	int ret = smp_call_function_any(&p->arm.supported_cpus, pmuv3_read_ids, p, 1);
 
 	if (ret) {
 		pr_err("%s: none of its CPUs is online\n", p->name);
@@ -475,7 +475,7 @@ static int pmuv3_identify(struct pmuv3 *p)
 	}
 	if (!pmuv3_implemented(p->pmuver)) {
 		pr_err("%s: no PMUv3 on CPU%d\n", p->name,
-		       cpumask_first(&p->supported));
+		       cpumask_first(&p->arm.supported_cpus));
 		return -ENODEV;
 	}
 	return 0;
@@ -483,7 +483,7 @@ static int pmuv3_identify(struct pmuv3 *p)
 
 /**
  * pmuv3_register() - bring up and register one PMU
- * @p: the PMU, its @name, @cpu, @supported CPUs and interrupt wiring
+ * @p: the PMU, its @name, @cpu, @arm.supported_cpus and interrupt wiring
  *	(@ppi, @has_irq, each CPU's irq) filled in by the caller
  * @dev: the device it was probed from, or NULL (ACPI)
  *
@@ -526,15 +526,17 @@ int pmuv3_register(struct pmuv3 *p, struct device *dev)
 		pmuv3_sysctl_done = true;
 	}
 
-	ret = perf_pmu_register(&p->pmu, p->name, -1);
+	ret = perf_pmu_register(&p->arm.pmu, p->name, -1);
 	if (ret)
 		goto remove_hp;
 
+	/* offer it to KVM's vPMU */
+	kvm_host_pmu_init(&p->arm);
 	WRITE_ONCE(pmuv3_registered, true);
 	if (p->irq_is_nmi)
 		WRITE_ONCE(pmuv3_nmi, true);
 	pr_info("%s, CPUs %*pbl, PMUVer %#x: %u event counters + cycle counter%s, %s\n",
-		p->name, cpumask_pr_args(&p->supported), p->pmuver,
+		p->name, cpumask_pr_args(&p->arm.supported_cpus), p->pmuver,
 		p->nr_evcntrs,
 		p->long_evcntr ? ", 64-bit event counters" : "",
 		!p->has_irq ? "no interrupt" :

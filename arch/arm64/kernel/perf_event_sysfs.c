@@ -222,7 +222,7 @@ static const struct attribute_group pmuv3_caps_group = {
 static ssize_t cpus_show(struct device *dev, struct device_attribute *attr,
 			 char *page)
 {
-	return cpumap_print_to_pagebuf(true, page, &dev_to_pmuv3(dev)->supported);
+	return cpumap_print_to_pagebuf(true, page, &dev_to_pmuv3(dev)->arm.supported_cpus);
 }
 static DEVICE_ATTR_RO(cpus);
 
