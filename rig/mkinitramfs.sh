@@ -110,23 +110,37 @@ if [ "$ARCH" = x86_64 ] && [ "${ICOUNT:-0}" != 1 ]; then
 	mv "$ROOT/tests/check.list.new" "$ROOT/tests/check.list"
 fi
 
-# KVM's vPMU on our PMU (arm64): the base tree's own KVM selftest, built
-# static from the assembled tree (its build generates headers, which must
-# not land in the base tree), run in the kvm boot (rig/qemu.sh MODE kvm)
+# KVM (arm64): the base tree's own vPMU selftest, and ours of host/guest
+# event splitting and guest samples
+# (tools/testing/selftests/perf_events/kvm/), built static with the KVM
+# selftest library from the assembled tree (the build generates headers,
+# which must not land in the base tree; ours is copied in beside the
+# KVM tests as a new file), run in the kvm boot (rig/qemu.sh MODE kvm)
 : > "$ROOT/tests/kvm.list"
 if [ "$ARCH" = arm64 ] && grep -q '^CONFIG_KVM=y' "$O/.config"; then
 	mkdir -p "$ROOT/tests/kvm"
+	kvm_src=$("$RIG/assemble.sh")/tools/testing/selftests/kvm
 	kvm_out=$O/kvm-selftests
-	if make -s -C "$("$RIG/assemble.sh")/tools/testing/selftests/kvm" ARCH=arm64 \
-		CROSS_COMPILE=aarch64-linux-gnu- OUTPUT="$kvm_out" \
-		KHDR_INCLUDES="-isystem $O/usr/include" EXTRA_CFLAGS=-static \
-		LDFLAGS=-static "$kvm_out/aarch64/vpmu_counter_access" \
+	kvm_progs="aarch64/vpmu_counter_access"
+	for src in "$REPO"/tools/testing/selftests/perf_events/kvm/*.c; do
+		rm -f "$kvm_src/aarch64/$(basename "$src")"
+		cp "$src" "$kvm_src/aarch64/"
+		kvm_progs="$kvm_progs aarch64/$(basename "$src" .c)"
+	done
+	if make -s -C "$kvm_src" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+		OUTPUT="$kvm_out" KHDR_INCLUDES="-isystem $O/usr/include" \
+		EXTRA_CFLAGS=-static LDFLAGS=-static \
+		TEST_GEN_PROGS_aarch64="$kvm_progs" TEST_GEN_PROGS_EXTENDED_aarch64= \
+		$(for p in $kvm_progs; do echo "$kvm_out/$p"; done) \
 		> "$O/initramfs-kvm.err" 2>&1; then
-		cp "$kvm_out/aarch64/vpmu_counter_access" "$ROOT/tests/kvm/"
+		rm -f "$O/initramfs-kvm.err"
 	else
-		log "cannot build the KVM selftest (see $O/initramfs-kvm.err)"
+		log "cannot build the KVM selftests (see $O/initramfs-kvm.err)"
 	fi
-	echo "kvm 600 kvm/vpmu_counter_access" >> "$ROOT/tests/kvm.list"
+	for p in $kvm_progs; do
+		cp "$kvm_out/$p" "$ROOT/tests/kvm/" 2>/dev/null || true
+		echo "kvm 600 kvm/$(basename "$p")" >> "$ROOT/tests/kvm.list"
+	done
 fi
 
 # Suites that need a machine of their own, each run by rig/check.sh in an
