@@ -95,4 +95,18 @@ static inline int first_cpu(cpu_set_t *set)
 	return -1;
 }
 
+/*
+ * Step to the next (PMU, CPU of that PMU) pair: *@i indexes @pmus[@n],
+ * *@cpu is the CPU; start from *@i = 0, *@cpu = -1. False after the last.
+ */
+static inline bool next_pmu_cpu(struct core_pmu *pmus, int n, int *i,
+				int *cpu)
+{
+	for (; *i < n; (*i)++, *cpu = -1)
+		while (++*cpu < CPU_SETSIZE)
+			if (CPU_ISSET(*cpu, &pmus[*i].cpus))
+				return true;
+	return false;
+}
+
 #endif /* PERF_EVENTS_SELFTEST_CORE_PMUS_H */

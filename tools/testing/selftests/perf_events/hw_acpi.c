@@ -97,21 +97,15 @@ TEST_F(acpi, counts_on_every_cpu)
 	struct perf_event_attr attr;
 	int i, cpu, fd;
 
-	for (i = 0; i < self->n; i++) {
-		for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-			if (!CPU_ISSET(cpu, &self->pmus[i].cpus))
-				continue;
-			perf_attr_init(&attr, self->pmus[i].type,
-				       PMUV3_CPU_CYCLES);
-			fd = sys_perf_event_open(&attr, -1, cpu, -1, 0);
-			ASSERT_GE(fd, 0) TH_LOG("%s CPU%d: %m",
-						self->pmus[i].name, cpu);
-			ASSERT_EQ(pin_to_cpu(cpu), 0);
-			burn_cpu(BURN_NS);
-			EXPECT_GT(perf_read_count(fd), 0)
-				TH_LOG("%s CPU%d", self->pmus[i].name, cpu);
-			close(fd);
-		}
+	for (i = 0, cpu = -1; next_pmu_cpu(self->pmus, self->n, &i, &cpu);) {
+		perf_attr_init(&attr, self->pmus[i].type, PMUV3_CPU_CYCLES);
+		fd = sys_perf_event_open(&attr, -1, cpu, -1, 0);
+		ASSERT_GE(fd, 0) TH_LOG("%s CPU%d: %m", self->pmus[i].name, cpu);
+		ASSERT_EQ(pin_to_cpu(cpu), 0);
+		burn_cpu(BURN_NS);
+		EXPECT_GT(perf_read_count(fd), 0)
+			TH_LOG("%s CPU%d", self->pmus[i].name, cpu);
+		close(fd);
 	}
 }
 
@@ -125,30 +119,24 @@ TEST_F(acpi, samples_on_every_cpu)
 	struct perf_event_attr attr;
 	int i, cpu, fd;
 
-	for (i = 0; i < self->n; i++) {
-		for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-			if (!CPU_ISSET(cpu, &self->pmus[i].cpus))
-				continue;
-			ASSERT_EQ(pin_to_cpu(cpu), 0);
-			perf_attr_init(&attr, self->pmus[i].type,
-				       PMUV3_CPU_CYCLES);
-			attr.sample_period = 1000000;
-			attr.sample_type = PERF_SAMPLE_IP;
-			attr.disabled = 1;
-			fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-			ASSERT_GE(fd, 0) TH_LOG("%s: %m", self->pmus[i].name);
-			pg = perf_map_ring(fd, RING_PAGES);
-			ASSERT_NE(pg, MAP_FAILED);
-			ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
-			burn_cpu(BURN_NS);
-			ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
-			EXPECT_GT(__atomic_load_n(&pg->data_head,
-						  __ATOMIC_ACQUIRE), 0)
-				TH_LOG("no samples from %s on CPU%d",
-				       self->pmus[i].name, cpu);
-			perf_unmap_ring(pg, RING_PAGES);
-			close(fd);
-		}
+	for (i = 0, cpu = -1; next_pmu_cpu(self->pmus, self->n, &i, &cpu);) {
+		ASSERT_EQ(pin_to_cpu(cpu), 0);
+		perf_attr_init(&attr, self->pmus[i].type, PMUV3_CPU_CYCLES);
+		attr.sample_period = 1000000;
+		attr.sample_type = PERF_SAMPLE_IP;
+		attr.disabled = 1;
+		fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+		ASSERT_GE(fd, 0) TH_LOG("%s: %m", self->pmus[i].name);
+		pg = perf_map_ring(fd, RING_PAGES);
+		ASSERT_NE(pg, MAP_FAILED);
+		ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+		burn_cpu(BURN_NS);
+		ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_DISABLE, 0), 0);
+		EXPECT_GT(__atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE), 0)
+			TH_LOG("no samples from %s on CPU%d",
+			       self->pmus[i].name, cpu);
+		perf_unmap_ring(pg, RING_PAGES);
+		close(fd);
 	}
 }
 
