@@ -17,6 +17,7 @@ static void ctx_add_event(struct perf_event *event,
 			  struct perf_event_context *ctx)
 {
 	struct perf_event *leader = event->group_leader;
+	bool held;
 
 	lockdep_assert_held(&ctx->lock);
 	event->tstamp = ctx->time;
@@ -36,10 +37,10 @@ static void ctx_add_event(struct perf_event *event,
 		perf_group_link(ctx, event);
 	} else {
 		/* a member can change what the group competes for */
-		perf_group_count(ctx, leader, -1);
+		held = perf_group_edit_begin(ctx, leader);
 		list_add_tail(&event->sibling_entry, &leader->sibling_list);
 		leader->nr_siblings++;
-		perf_group_count(ctx, leader, 1);
+		perf_group_edit_end(ctx, leader, held);
 		event->attach_state |= PERF_ATTACH_GROUP;
 	}
 }
@@ -123,10 +124,11 @@ static void __perf_remove(struct perf_event *event,
 	perf_event_update_time(event);
 
 	if (leader != event) {
-		perf_group_count(ctx, leader, -1);
+		bool held = perf_group_edit_begin(ctx, leader);
+
 		list_del_init(&event->sibling_entry);
 		leader->nr_siblings--;
-		perf_group_count(ctx, leader, 1);
+		perf_group_edit_end(ctx, leader, held);
 		event->group_leader = event;
 	} else {
 		perf_group_set_on(ctx, event, false);

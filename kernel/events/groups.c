@@ -177,19 +177,15 @@ struct pmu *perf_group_pmu(struct perf_event *leader)
 	return perf_group_hw_pmu(leader) ?: leader->pmu;
 }
 
-/**
- * perf_group_count - count a group in, or out of, ctx->nr_pinned_hw
- * @ctx: the context; ctx->lock held
- * @leader: the group leader
- * @delta: 1 to count it, -1 to uncount it
- *
- * ctx->nr_pinned_hw counts the pinned groups that compete for counters:
- * a task whose context has none need not move the CPU's flexible groups
- * out of its way at sched-in.  A member joining or leaving can change
- * that, so the group is uncounted before and counted again after.
+/*
+ * Count a group in (@delta 1) or out (-1) of ctx->nr_pinned_hw, the pinned
+ * groups that compete for counters: a task whose context has none need
+ * not move the CPU's flexible groups out of its way at sched-in.  A member
+ * joining or leaving can change that, so the group is counted out before
+ * and in again after (perf_group_edit_begin()).  ctx->lock held.
  */
-void perf_group_count(struct perf_event_context *ctx,
-		      struct perf_event *leader, int delta)
+static void perf_group_count(struct perf_event_context *ctx,
+			     struct perf_event *leader, int delta)
 {
 	lockdep_assert_held(&ctx->lock);
 	if (leader->attr.pinned && perf_group_hw_pmu(leader))
@@ -224,6 +220,68 @@ void perf_group_unlink(struct perf_event_context *ctx,
 	list_del_init(&leader->group_entry);
 }
 
+/*
+ * While an exclusive group is on, it holds its hardware PMU on this CPU
+ * (rotate.c keeps the holder, sched.c keeps others off): @take it, or
+ * give it back if this group is the holder.  Only exclusive leaders get
+ * as far as the per-CPU state.  IRQs off, on the group's CPU.
+ * Return: true when the group took the PMU or gave it back.
+ */
+static bool perf_group_hold(struct perf_event *leader, bool take)
+{
+	struct pmu *pmu;
+
+	if (likely(!leader->attr.exclusive))
+		return false;
+	pmu = perf_group_hw_pmu(leader);
+	if (!pmu)
+		return false;
+	if (!take && perf_pmu_exclusive(pmu) != leader)
+		return false;
+	perf_pmu_set_exclusive(pmu, take ? leader : NULL);
+	return true;
+}
+
+/**
+ * perf_group_edit_begin - a member is about to join or leave a group
+ * @ctx: the context; ctx->lock held, and on its CPU if it is active
+ * @leader: the group leader
+ *
+ * A member can change what the group competes for (perf_group_hw_pmu()):
+ * the group is counted out of ctx->nr_pinned_hw and, when it is on and
+ * holds its PMU as an exclusive group, gives the PMU back, so that
+ * perf_group_edit_end() settles both for the group as it is after.
+ * Without that, a software-led exclusive group whose one hardware member
+ * left while it was on would hold that PMU of this CPU for good.
+ * Return: whether the group held a PMU; pass it to perf_group_edit_end().
+ */
+bool perf_group_edit_begin(struct perf_event_context *ctx,
+			   struct perf_event *leader)
+{
+	lockdep_assert_held(&ctx->lock);
+	perf_group_count(ctx, leader, -1);
+	return !list_empty(&leader->group_on_entry) &&
+	       perf_group_hold(leader, false);
+}
+
+/**
+ * perf_group_edit_end - a member joined or left a group
+ * @ctx: the context; ctx->lock held, and on its CPU if it is active
+ * @leader: the group leader
+ * @held: what perf_group_edit_begin() returned
+ *
+ * Counts the group in again and, if it held a PMU before, lets it hold
+ * its PMU now, if it still competes for one.
+ */
+void perf_group_edit_end(struct perf_event_context *ctx,
+			 struct perf_event *leader, bool held)
+{
+	lockdep_assert_held(&ctx->lock);
+	perf_group_count(ctx, leader, 1);
+	if (held)
+		perf_group_hold(leader, true);
+}
+
 /**
  * perf_group_set_on - note that a group went on, or came off, the PMUs
  * @ctx: the context; ctx->lock held
@@ -233,25 +291,13 @@ void perf_group_unlink(struct perf_event_context *ctx,
 void perf_group_set_on(struct perf_event_context *ctx,
 		       struct perf_event *leader, bool on)
 {
-	struct pmu *pmu;
-
 	lockdep_assert_held(&ctx->lock);
 	if (!on)
 		list_del_init(&leader->group_on_entry);
 	else if (list_empty(&leader->group_on_entry))
 		list_add_tail(&leader->group_on_entry, leader->attr.pinned ?
 			      &ctx->pinned_on : &ctx->flexible_on);
-
-	/* an exclusive group takes its PMU, and gives it back (rotate.c) */
-	if (likely(!leader->attr.exclusive))
-		return;
-	pmu = perf_group_hw_pmu(leader);
-	if (!pmu)
-		return;
-	if (on)
-		perf_pmu_set_exclusive(pmu, leader);
-	else if (perf_pmu_exclusive(pmu) == leader)
-		perf_pmu_set_exclusive(pmu, NULL);
+	perf_group_hold(leader, on);
 }
 
 /**

@@ -188,6 +188,7 @@ static void groups_count_pinned_hw(struct kunit *test)
 	struct perf_event *hw = kunit_leader(test, -1, &kunit_hw_pmu, true);
 	struct perf_event *member = kunit_leader(test, -1, &kunit_hw_pmu,
 						 false);
+	bool held;
 
 	kunit_link(test, ctx, sw);
 	KUNIT_EXPECT_EQ(test, ctx->nr_pinned_hw, 0);
@@ -195,18 +196,19 @@ static void groups_count_pinned_hw(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ctx->nr_pinned_hw, 1);
 
 	raw_spin_lock_irq(&ctx->lock);
-	perf_group_count(ctx, sw, -1);
+	held = perf_group_edit_begin(ctx, sw);
 	member->group_leader = sw;
 	list_add_tail(&member->sibling_entry, &sw->sibling_list);
-	perf_group_count(ctx, sw, 1);
+	perf_group_edit_end(ctx, sw, held);
 	raw_spin_unlock_irq(&ctx->lock);
+	KUNIT_EXPECT_FALSE(test, held);
 	KUNIT_EXPECT_EQ(test, ctx->nr_pinned_hw, 2);
 	KUNIT_EXPECT_PTR_EQ(test, perf_group_pmu(sw), &kunit_hw_pmu);
 
 	raw_spin_lock_irq(&ctx->lock);
-	perf_group_count(ctx, sw, -1);
+	held = perf_group_edit_begin(ctx, sw);
 	list_del_init(&member->sibling_entry);
-	perf_group_count(ctx, sw, 1);
+	perf_group_edit_end(ctx, sw, held);
 	perf_group_unlink(ctx, sw);
 	perf_group_unlink(ctx, hw);
 	raw_spin_unlock_irq(&ctx->lock);

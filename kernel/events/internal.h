@@ -102,8 +102,10 @@ struct perf_groups *perf_groups_of(struct perf_event_context *ctx,
 struct perf_groups *perf_groups_here(struct perf_event_context *ctx);
 struct pmu *perf_group_hw_pmu(struct perf_event *leader);
 struct pmu *perf_group_pmu(struct perf_event *leader);
-void perf_group_count(struct perf_event_context *ctx,
-		      struct perf_event *leader, int delta);
+bool perf_group_edit_begin(struct perf_event_context *ctx,
+			   struct perf_event *leader);
+void perf_group_edit_end(struct perf_event_context *ctx,
+			 struct perf_event *leader, bool held);
 void perf_group_link(struct perf_event_context *ctx,
 		     struct perf_event *leader);
 void perf_group_unlink(struct perf_event_context *ctx,

@@ -477,6 +477,43 @@ TEST_F(hw, exclusive_flexible_takes_turns)
 }
 
 /*
+ * An exclusive group led by a software event holds the CPU's PMU through
+ * its cycles member. The member is closed while the group is on, then
+ * the leader: nothing exclusive is left, so a plain cycles event counts
+ * all the time on that CPU again (not only in this test: the PMU of the
+ * CPU stays held for every later user otherwise).
+ */
+TEST_F(hw, exclusive_group_gives_back_pmu_its_member_left)
+{
+	struct perf_event_attr attr;
+	struct perf_value v;
+	int sw, member, fd;
+
+	ASSERT_EQ(0, pin_to_cpu(0));
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	attr.exclusive = 1;
+	sw = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, sw);
+	member = open_cycles(0, -1, sw, 0);
+	ASSERT_LE(0, member);
+	/* off and on again at a context switch, as a group that holds */
+	sleep_ms(10);
+	burn_cpu(BURN_NS / 30);
+	ASSERT_TRUE(perf_read_value(member, &v));
+	EXPECT_LT(0, v.running) TH_LOG("the exclusive group never ran");
+	close(member);
+	close(sw);
+
+	fd = add_fd(self, 0, -1, -1, F_DISABLED);
+	ASSERT_LE(0, fd);
+	run_all(_metadata, BURN_NS / 10);
+	ASSERT_TRUE(perf_read_value(fd, &v));
+	log_value(_metadata, "after", 0, &v);
+	EXPECT_LT(0, v.running) TH_LOG("the PMU is still held");
+	EXPECT_EQ(v.enabled, v.running);
+}
+
+/*
  * The CPU PMU is not an exclusive PMU (PERF_PMU_CAP_EXCLUSIVE): task
  * events and CPU events of it coexist and all count.
  */
