@@ -76,6 +76,7 @@ flock "$BUILD_LOCK" nice make -s -C "$SRC" O="$O" ARCH="$KARCH" \
 	CROSS_COMPILE="$CROSS" CC="$cc" HOSTCC="$hostcc" \
 	KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00 UTC' KBUILD_BUILD_USER=kperf \
 	KBUILD_BUILD_HOST=kperf -j"$(nproc)" "$(basename "$IMAGE")" headers \
+	$(grep -q '^CONFIG_MODULES=y' "$O/.config" && echo modules) \
 	|| die "kernel build failed ($VARIANT $ARCH)"
 
 # No removed upstream object may be linked into our kernel: every object in

@@ -36,7 +36,7 @@ for ARCH in $ARCHES; do
 	arch_setup "$ARCH"
 	O=$(variant_dir "$VARIANT" "$ARCH" "$DEBUG")
 	mkdir -p "$O"
-	rm -f "$O/results.tsv" "$O/abi-tap.log"
+	rm -f "$O/results.tsv" "$O/abi-tap.log" "$O/exports-tap.log"
 	# SKIP_KERNEL=1 reuses the kernel already built (to iterate on tests)
 	if [ "${SKIP_KERNEL:-0}" = 1 ] && [ -f "$O/$IMAGE" ]; then
 		log "SKIP_KERNEL=1: reusing $O/$IMAGE"
@@ -58,6 +58,10 @@ for ARCH in $ARCHES; do
 			"$REPO/include/uapi/linux/perf_event.h" \
 			"$BASE/include/uapi/linux/perf_event.h" --cc "$TARGET_CC" \
 			> "$O/abi-tap.log" || true
+		# what upstream's perf exports to modules, ours exports
+		stage "export-check $ARCH" python3 "$RIG/abi/export_check.py" \
+			"$ARCH" "$O" "$BASE" "$RIG/remove.list" \
+			"$RIG/abi/exports-missing.list" > "$O/exports-tap.log" || true
 	fi
 	# an ONLY= run may have left nothing for this boot, only for the next
 	boots=()

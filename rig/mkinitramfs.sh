@@ -55,7 +55,25 @@ for t in $(sed -n 's/^TEST_GEN_PROGS := //p' "$BASE/tools/testing/selftests/perf
 		build_prog base base "$BASE/tools/testing/selftests/perf_events/$t.c"
 done
 
-# the host's perf tool against this kernel (rig/perf-tool.sh): x86_64
+# the PMU module of selftests/pmu_module (perf_events/module/), built
+# against this kernel's build directory, in a copy: an external module
+# build writes its objects beside its sources
+mkdir -p "$ROOT/tests/modules"
+if grep -q '^CONFIG_MODULES=y' "$O/.config"; then
+	mdir=$O/pmu-module
+	rm -rf "$mdir"
+	cp -r "$REPO/tools/testing/selftests/perf_events/module" "$mdir"
+	if make -s -C "$O" ARCH="$KARCH" CROSS_COMPILE="$CROSS" M="$mdir" \
+		modules > "$O/initramfs-module.err" 2>&1; then
+		cp "$mdir"/*.ko "$ROOT/tests/modules/"
+		rm -f "$O/initramfs-module.err"
+	else
+		log "cannot build the PMU module (see $O/initramfs-module.err)"
+	fi
+fi
+
+# the host's perf tool and bpftrace against this kernel (rig/perf-tool.sh,
+# rig/bpftrace.sh): x86_64
 # only, where the guest can run the host's binaries from its 9p share
 if [ "$ARCH" = x86_64 ]; then
 	mkdir -p "$ROOT/tests/tool"
@@ -65,6 +83,10 @@ if [ "$ARCH" = x86_64 ]; then
 		cp "$RIG/perf-tool.sh" "$ROOT/tests/tool/perf-tool"
 		chmod +x "$ROOT/tests/tool/perf-tool"
 		echo "tool 600 tool/perf-tool" >> "$ROOT/tests/check.list"
+		# Debian's bpftrace on the same workload (rig/bpftrace.sh)
+		cp "$RIG/bpftrace.sh" "$ROOT/tests/tool/bpftrace"
+		chmod +x "$ROOT/tests/tool/bpftrace"
+		echo "tool 900 tool/bpftrace" >> "$ROOT/tests/check.list"
 	else
 		log "cannot compile rig/guest/hotspots.c: no perf tool check"
 	fi

@@ -6,7 +6,8 @@ Usage: rig/results.py BUILD_DIR VARIANT ARCH MODE [MODE...]
 
 Reads BUILD_DIR/MODE-tap.log (test output framed by guest/init.c),
 BUILD_DIR/MODE-console.log (the kernel console: KUnit's KTAP and any kernel
-splat) and BUILD_DIR/abi-tap.log (host-side ABI check, when present), writes
+splat), BUILD_DIR/abi-tap.log and exports-tap.log (host-side ABI and
+export checks, when present), writes
 BUILD_DIR/results.tsv (id, result, detail) and prints a summary.
 
 Results: pass, fail, skip (a skip rig/xfail.list expects: a feature the
@@ -170,12 +171,12 @@ def main():
     splats = []
     for mode in sys.argv[4:]:
         splats += parse_boot(out, mode, results)
-    abi = read(os.path.join(out, 'abi-tap.log'))
-    if abi is not None:
-        for line in abi:
+    for log, suite in (('abi-tap.log', 'abi'), ('exports-tap.log', 'exports')):
+        tap = read(os.path.join(out, log))
+        for line in tap or []:
             m = TAP_RE.match(line)
             if m:
-                results.append((f'abi/{m.group(2)}', tap_result(m), ''))
+                results.append((f'{suite}/{m.group(2)}', tap_result(m), ''))
 
     rules = load_xfail(variant, arch)
     final = []

@@ -6,7 +6,7 @@ source "$(dirname "$0")/lib.sh"
 pkgs=(linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
       cpio kmod rsync python3 ccache util-linux
       qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
-      libc6-dev-arm64-cross busybox-static linux-perf trinity
+      libc6-dev-arm64-cross busybox-static linux-perf trinity bpftrace
       qemu-efi-aarch64)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -460,6 +460,11 @@ struct perf_event {
 	struct ftrace_ops		ftrace_ops;
 #endif
 #endif
+#ifdef CONFIG_BPF_SYSCALL
+	/* a perf_event program (sampling events) or a trace event's */
+	struct bpf_prog			*prog;
+	u64				bpf_cookie;
+#endif
 #ifdef CONFIG_SECURITY
 	void				*security;
 #endif
@@ -898,6 +903,8 @@ void perf_event_disable_local(struct perf_event *event);
 void perf_event_disable_inatomic(struct perf_event *event);
 u64 perf_event_read_value(struct perf_event *event, u64 *enabled,
 			  u64 *running);
+int perf_event_read_local(struct perf_event *event, u64 *value,
+			  u64 *enabled, u64 *running);
 int perf_event_refresh(struct perf_event *event, int refresh);
 int perf_event_period(struct perf_event *event, u64 value);
 u64 perf_event_pause(struct perf_event *event, bool reset);
@@ -1041,7 +1048,7 @@ void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 void perf_callchain_kernel(struct perf_callchain_entry_ctx *entry,
 			   struct pt_regs *regs);
 struct perf_callchain_entry *
-get_perf_callchain(struct pt_regs *regs, u32 init_nr, bool kernel, bool user,
+get_perf_callchain(struct pt_regs *regs, bool kernel, bool user,
 		   u32 max_stack, bool crosstask, bool add_mark);
 int get_callchain_buffers(int max_stack);
 void put_callchain_buffers(void);
@@ -1221,6 +1228,12 @@ static inline int perf_event_refresh(struct perf_event *event, int refresh)
 	return -EINVAL;
 }
 
+static inline int perf_event_read_local(struct perf_event *event, u64 *value,
+					u64 *enabled, u64 *running)
+{
+	return -EINVAL;
+}
+
 static inline void
 perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)	{ }
 static inline void
@@ -1313,8 +1326,13 @@ static inline void perf_restore_debug_store(void)			{ }
 
 #define perf_output_put(handle, x) __perf_output_put((handle), &(x), sizeof(x))
 
+/*
+ * bpf_get_branch_snapshot(): a PMU with a branch stack installs its reader
+ * here; none of ours has one, so it stays "return 0 entries".
+ */
 typedef int (perf_snapshot_branch_stack_t)(struct perf_branch_entry *entries,
 					   unsigned int cnt);
+DECLARE_STATIC_CALL(perf_snapshot_branch_stack, perf_snapshot_branch_stack_t);
 
 #ifndef PERF_NEEDS_LOPWR_CB
 static inline void perf_lopwr_cb(bool mode)

@@ -257,7 +257,6 @@ __weak void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 /**
  * get_perf_callchain - collect a callchain
  * @regs: registers at the sample
- * @init_nr: entries to leave free at the start (the caller fills them)
  * @kernel: include kernel frames (only when @regs are kernel registers)
  * @user: include user frames; kernel-mode @regs of a task with an mm fall
  *	back to the registers it entered the kernel with
@@ -267,15 +266,20 @@ __weak void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
  *
  * Context: any, including NMI; preemption off, under rcu_read_lock().
  * Return: this CPU's entry for the current level, valid until the caller
- * leaves that level, or NULL (no buffers, or recursion).
+ * leaves that level, or NULL (no buffers, or recursion, or only user
+ * frames asked for with @crosstask: there would be nothing to show, and
+ * BPF's stack helpers tell that apart from an empty stack).
  */
 struct perf_callchain_entry *
-get_perf_callchain(struct pt_regs *regs, u32 init_nr, bool kernel, bool user,
+get_perf_callchain(struct pt_regs *regs, bool kernel, bool user,
 		   u32 max_stack, bool crosstask, bool add_mark)
 {
 	struct perf_callchain_entry_ctx ctx;
 	struct perf_callchain_entry *entry;
 	int rctx;
+
+	if (crosstask && user && !kernel)
+		return NULL;
 
 	entry = get_callchain_entry(&rctx);
 	if (!entry)
@@ -283,10 +287,10 @@ get_perf_callchain(struct pt_regs *regs, u32 init_nr, bool kernel, bool user,
 
 	ctx.entry = entry;
 	ctx.max_stack = max_stack;
-	ctx.nr = init_nr;
+	ctx.nr = 0;
 	ctx.contexts = 0;
 	ctx.contexts_maxed = false;
-	entry->nr = init_nr;
+	entry->nr = 0;
 
 	if (kernel && !user_mode(regs)) {
 		if (add_mark)
@@ -348,7 +352,7 @@ struct perf_callchain_entry *perf_callchain(struct perf_event *event,
 	if (!kernel && !user)
 		return &perf_empty_callchain;
 
-	entry = get_perf_callchain(regs, 0, kernel, user,
+	entry = get_perf_callchain(regs, kernel, user,
 				   event->attr.sample_max_stack, crosstask,
 				   true);
 	return entry ?: &perf_empty_callchain;

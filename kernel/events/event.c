@@ -44,6 +44,9 @@ void perf_event_free(struct perf_event *event)
 	irq_work_sync(&event->pending_irq);
 	perf_event_detach_rb(event);
 	perf_exclusive_event_release(event);
+	security_perf_event_free(event);
+	/* a trace event's program leaves its probe before the probe goes */
+	perf_bpf_release(event);
 	if (event->destroy)
 		event->destroy(event);
 	if (event->pmu)
@@ -232,6 +235,11 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 		event->attach_state |= PERF_ATTACH_CALLCHAIN;
 	}
 
+	/* the LSM's blob: SELinux labels the event with its creator */
+	err = security_perf_event_alloc(event);
+	if (err)
+		goto fail_callchain;
+
 	/*
 	 * The scheduler hooks run only while some event needs them: task
 	 * events, and CPU-wide events that record context switches.
@@ -242,6 +250,9 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	}
 	return event;
 
+fail_callchain:
+	if (event->attach_state & PERF_ATTACH_CALLCHAIN)
+		put_callchain_buffers();
 fail_pmu:
 	perf_exclusive_event_release(event);
 	if (event->destroy)

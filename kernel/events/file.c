@@ -103,6 +103,10 @@ static ssize_t perf_read(struct file *file, char __user *buf, size_t count,
 	u64 fmt = event->attr.read_format;
 	ssize_t ret;
 
+	ret = security_perf_event_read(event);
+	if (ret)
+		return ret;
+
 	/* a pinned group that could not be scheduled reads as end of file */
 	if (READ_ONCE(event->state) == PERF_EVENT_STATE_ERROR)
 		return 0;
@@ -291,9 +295,6 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 		return 0;
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
 		return perf_event_pause_output(event, arg);
-	case PERF_EVENT_IOC_SET_BPF:
-	case PERF_EVENT_IOC_QUERY_BPF:
-		return -EOPNOTSUPP;	/* CONFIG_BPF_SYSCALL is off */
 	case PERF_EVENT_IOC_SET_FILTER:
 		return perf_set_filter(event, (void __user *)arg);
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
@@ -308,7 +309,16 @@ static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	struct perf_event_context *ctx = event->ctx;
 	long ret;
 
+	/* the LSM may refuse any change to the event */
+	ret = security_perf_event_write(event);
+	if (ret)
+		return ret;
+
 	switch (cmd) {
+	case PERF_EVENT_IOC_SET_BPF:
+	case PERF_EVENT_IOC_QUERY_BPF:
+		/* takes ctx->mutex itself, where it needs it */
+		return perf_bpf_ioctl(event, cmd, arg);
 	case PERF_EVENT_IOC_ID:
 		if (put_user(perf_event_primary_id(event), (u64 __user *)arg))
 			return -EFAULT;

@@ -38,6 +38,7 @@
  *  sb_mmap.c   MMAP and MMAP2 records
  *  sb_kernel.c KSYMBOL, BPF_EVENT and TEXT_POKE records
  *  callchain.c callchain buffers and collection
+ *  bpf.c       BPF programs on events; what BPF calls in us
  *  sysctl.c    the sysctl knobs and their handlers
  */
 #ifndef _KERNEL_EVENTS_INTERNAL_H
@@ -45,6 +46,7 @@
 
 #include <linux/perf_event.h>
 #include <linux/sched.h>
+#include <linux/trace_events.h>
 
 /* valid attr.read_format bits and sample_type bits */
 #define PERF_FORMAT_VALID	(PERF_FORMAT_MAX - 1)
@@ -287,6 +289,52 @@ u64 perf_freq_period(u64 cur, u64 count, u64 nsec, u64 freq);
 u64 perf_rate_for_cost(u64 cost_ns, int pct);
 #endif
 
+/* bpf.c */
+#ifdef CONFIG_BPF_SYSCALL
+int perf_bpf_overflow(struct perf_event *event, struct perf_sample_data *data,
+		      struct pt_regs *regs);
+void perf_bpf_inherit(struct perf_event *child, struct perf_event *parent);
+long perf_bpf_ioctl(struct perf_event *event, unsigned int cmd,
+		    unsigned long arg);
+
+static inline void perf_bpf_release(struct perf_event *event)
+{
+	perf_event_free_bpf_prog(event);
+}
+
+static inline bool perf_event_has_bpf(struct perf_event *event)
+{
+	return READ_ONCE(event->prog);
+}
+#else
+static inline int perf_bpf_overflow(struct perf_event *event,
+				    struct perf_sample_data *data,
+				    struct pt_regs *regs)
+{
+	return 1;
+}
+
+static inline void perf_bpf_inherit(struct perf_event *child,
+				    struct perf_event *parent)
+{
+}
+
+static inline long perf_bpf_ioctl(struct perf_event *event, unsigned int cmd,
+				  unsigned long arg)
+{
+	return -EOPNOTSUPP;	/* no BPF programs to attach */
+}
+
+static inline void perf_bpf_release(struct perf_event *event)
+{
+}
+
+static inline bool perf_event_has_bpf(struct perf_event *event)
+{
+	return false;
+}
+#endif
+
 /* ring_buffer.c */
 
 int perf_output_begin_forward(struct perf_output_handle *handle,
@@ -313,6 +361,10 @@ void perf_event_header_init_id(struct perf_event_header *header,
 void perf_event_output_id_sample(struct perf_event *event,
 				 struct perf_output_handle *handle,
 				 struct perf_sample_data *data);
+
+/* sample.c */
+void perf_sample_prepare(struct perf_sample_data *data,
+			 struct perf_event *event, struct pt_regs *regs);
 
 /* sample_addr.c */
 u64 perf_sample_phys_addr(u64 virt);

@@ -310,6 +310,16 @@ int perf_event_do_overflow(struct perf_event *event,
 
 	stop = account_interrupt(event, throttle);
 
+	/*
+	 * A perf_event BPF program decides whether this overflow is a
+	 * sample at all: a rejected one neither counts against the refresh
+	 * limit nor raises a signal.  Trace events keep their programs in
+	 * the probe's array, which ran before we were called.
+	 */
+	if (unlikely(perf_event_has_bpf(event)) &&
+	    !perf_bpf_overflow(event, data, regs))
+		return stop;
+
 	WRITE_ONCE(event->pending_kill, POLL_IN);
 	if (limit && atomic_dec_and_test(&event->event_limit)) {
 		stop = 1;

@@ -20,6 +20,10 @@
 
 #include "internal.h"
 
+/* installed by a PMU driver with a branch stack (none of ours yet) */
+DEFINE_STATIC_CALL_RET0(perf_snapshot_branch_stack,
+			perf_snapshot_branch_stack_t);
+
 /* the default multiplexing interval of hardware PMUs */
 #define PERF_MUX_INTERVAL_MS	4
 

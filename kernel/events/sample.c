@@ -246,6 +246,26 @@ static u32 sample_prepare(struct perf_sample_data *data,
 	return size;
 }
 
+/**
+ * perf_sample_prepare - fill a sample's fields without writing it
+ * @data: the sample
+ * @event: the event it is for
+ * @regs: registers at the overflow
+ *
+ * For a BPF program that looks at the sample before it is written: it sees
+ * the fields (callchain, addresses) the record would carry.  Filled fields
+ * are marked in data->sample_flags, so the write does not redo them.
+ *
+ * Context: the overflow path (any, including NMI).
+ */
+void perf_sample_prepare(struct perf_sample_data *data,
+			 struct perf_event *event, struct pt_regs *regs)
+{
+	struct sample_extra ex;
+
+	sample_prepare(data, event, regs, &ex);
+}
+
 static void sample_output_regs(struct perf_output_handle *handle,
 			       struct perf_regs *r, u64 mask)
 {

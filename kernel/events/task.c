@@ -62,6 +62,7 @@ static struct perf_event *inherit_event(struct perf_event *parent_event,
 				 orig->overflow_handler_context);
 	if (IS_ERR(event))
 		return event;
+	perf_bpf_inherit(event, orig);
 
 	/* follow the parent's state, not its attr.disabled bit */
 	event->state = state >= PERF_EVENT_STATE_INACTIVE ?

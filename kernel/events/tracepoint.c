@@ -89,13 +89,23 @@ EXPORT_SYMBOL_GPL(perf_tp_event);
  * @head: the per-CPU list of perf events on this tracepoint
  * @task: a target task or NULL
  *
- * BPF is not built (CONFIG_BPF_SYSCALL off), so this is perf_tp_event().
+ * BPF programs attached to the trace event run first, on the record with
+ * the registers stored in its first word (where their context expects
+ * them).  A program that returns 0 drops the record for perf too, as does
+ * a hit with no perf event on this CPU (only the programs wanted it).
  */
 void perf_trace_run_bpf_submit(void *raw_data, int size, int rctx,
 			       struct trace_event_call *call, u64 count,
 			       struct pt_regs *regs, struct hlist_head *head,
 			       struct task_struct *task)
 {
+	if (bpf_prog_array_valid(call)) {
+		*(struct pt_regs **)raw_data = regs;
+		if (!trace_call_bpf(call, raw_data) || hlist_empty(head)) {
+			perf_swevent_put_recursion_context(rctx);
+			return;
+		}
+	}
 	perf_tp_event(call->event.type, count, raw_data, size, regs, head,
 		      rctx, task);
 }
