@@ -465,6 +465,10 @@ struct perf_event {
 	struct bpf_prog			*prog;
 	u64				bpf_cookie;
 #endif
+#ifdef CONFIG_CGROUP_PERF
+	/* PERF_FLAG_PID_CGROUP: counts only for tasks in this cgroup */
+	struct perf_cgroup		*cgrp;
+#endif
 #ifdef CONFIG_SECURITY
 	void				*security;
 #endif
@@ -528,6 +532,8 @@ struct perf_event_context {
 	int				nr_freq;
 	/* events whose counters user space reads directly (arm64 EL0) */
 	int				nr_user_read;
+	/* cgroup events (CPU contexts only) */
+	int				nr_cgroups;
 
 	refcount_t			refcount;
 	struct task_struct		*task;
@@ -565,7 +571,49 @@ struct perf_cpu_context {
 	struct perf_event_context	*task_ctx;
 	int				online;
 	struct list_head		rotating;
+#ifdef CONFIG_CGROUP_PERF
+	/* the running task's cgroup, while ctx has cgroup events */
+	struct perf_cgroup		*cgrp;
+#endif
 };
+
+#ifdef CONFIG_CGROUP_PERF
+/**
+ * struct perf_cgroup_info - a cgroup's time on one CPU
+ * @time: how long a task of the cgroup (or below it) has run here, in ns,
+ *	while the CPU had cgroup events
+ * @timestamp: perf_clock() when @time was last brought up to date
+ * @active: @time is advancing
+ */
+struct perf_cgroup_info {
+	u64				time;
+	u64				timestamp;
+	int				active;
+};
+
+/* the perf_event cgroup controller's state of one cgroup */
+struct perf_cgroup {
+	struct cgroup_subsys_state	css;
+	struct perf_cgroup_info __percpu *info;
+};
+
+/**
+ * perf_cgroup_from_task - @task's cgroup, as the perf_event controller sees it
+ * @task: the task
+ * @ctx: a context whose lock the caller holds, or NULL
+ *
+ * Context: rcu_read_lock(), the task's cgroup lock, or @ctx->lock (cgroup
+ * moves of a running task reach perf under it).
+ */
+static inline struct perf_cgroup *
+perf_cgroup_from_task(struct task_struct *task, struct perf_event_context *ctx)
+{
+	return container_of(task_css_check(task, perf_event_cgrp_id,
+					   ctx ? lockdep_is_held(&ctx->lock)
+					       : true),
+			    struct perf_cgroup, css);
+}
+#endif
 
 /* Where a sample is being written in the ring buffer (sampling issue). */
 struct perf_output_handle {
@@ -1027,6 +1075,11 @@ static inline void perf_event_task_sched_out(struct task_struct *prev,
 {
 	if (__perf_sw_enabled(PERF_COUNT_SW_CONTEXT_SWITCHES))
 		perf_sw_event_sched(PERF_COUNT_SW_CONTEXT_SWITCHES, 1, 0);
+#ifdef CONFIG_CGROUP_PERF
+	if (__perf_sw_enabled(PERF_COUNT_SW_CGROUP_SWITCHES) &&
+	    perf_cgroup_from_task(prev, NULL) != perf_cgroup_from_task(next, NULL))
+		perf_sw_event_sched(PERF_COUNT_SW_CGROUP_SWITCHES, 1, 0);
+#endif
 
 	if (static_branch_unlikely(&perf_sched_events))
 		__perf_event_task_sched_out(prev, next);

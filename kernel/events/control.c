@@ -20,7 +20,9 @@ static void ctx_add_event(struct perf_event *event,
 	bool held;
 
 	lockdep_assert_held(&ctx->lock);
-	event->tstamp = ctx->time;
+	if (perf_event_is_cgroup(event))
+		perf_cgroup_event_added(ctx, event);
+	perf_event_start_time(event);
 	list_add_tail(&event->event_entry, &ctx->event_list);
 	ctx->nr_events++;
 	if (event->attr.inherit_stat)
@@ -159,6 +161,9 @@ static void __perf_remove(struct perf_event *event,
 	event->attach_state &= ~(PERF_ATTACH_CONTEXT | PERF_ATTACH_GROUP);
 	if (event->state > PERF_EVENT_STATE_EXIT)
 		perf_event_set_state(event, *(enum perf_event_state *)data);
+	/* its times are settled: the last one stops the cgroup clocks */
+	if (perf_event_is_cgroup(event))
+		perf_cgroup_event_removed(ctx, event);
 }
 
 /**

@@ -44,6 +44,7 @@ void perf_event_free(struct perf_event *event)
 	irq_work_sync(&event->pending_irq);
 	perf_event_detach_rb(event);
 	perf_exclusive_event_release(event);
+	perf_cgroup_release(event);
 	security_perf_event_free(event);
 	/* a trace event's program leaves its probe before the probe goes */
 	perf_bpf_release(event);

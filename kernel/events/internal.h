@@ -39,6 +39,7 @@
  *  sb_kernel.c KSYMBOL, BPF_EVENT and TEXT_POKE records
  *  callchain.c callchain buffers and collection
  *  bpf.c       BPF programs on events; what BPF calls in us
+ *  cgroup.c    cgroup events, the perf_event cgroup controller
  *  sysctl.c    the sysctl knobs and their handlers
  */
 #ifndef _KERNEL_EVENTS_INTERNAL_H
@@ -83,6 +84,7 @@ void perf_ctx_update_time(struct perf_event_context *ctx);
 void perf_ctx_activate(struct perf_event_context *ctx);
 void perf_ctx_deactivate(struct perf_event_context *ctx);
 void perf_event_update_time(struct perf_event *event);
+void perf_event_start_time(struct perf_event *event);
 void perf_event_set_state(struct perf_event *event,
 			  enum perf_event_state state);
 void perf_event_times_now(struct perf_event *event, u64 *now,
@@ -141,6 +143,8 @@ void perf_event_sched_out(struct perf_event *event,
 			  struct perf_event_context *ctx);
 void perf_ctx_sched_in(struct perf_event_context *ctx, bool pinned,
 		       struct pmu *pmu, struct perf_pmu_batch *b);
+void perf_ctx_sched_out_cgroups(struct perf_event_context *ctx,
+				struct perf_pmu_batch *b);
 void perf_ctx_sched_out(struct perf_event_context *ctx, bool flexible_only,
 			struct pmu *pmu, struct perf_pmu_batch *b);
 void perf_ctx_sched_in_all(struct perf_cpu_context *cpuctx,
@@ -287,6 +291,83 @@ void perf_event_unthrottle(struct perf_event *event);
 #if IS_ENABLED(CONFIG_KUNIT)
 u64 perf_freq_period(u64 cur, u64 count, u64 nsec, u64 freq);
 u64 perf_rate_for_cost(u64 cost_ns, int pct);
+#endif
+
+/* cgroup.c */
+#ifdef CONFIG_CGROUP_PERF
+void perf_cgroup_ctx_time(struct perf_event_context *ctx, u64 now);
+void perf_cgroup_ctx_active(struct perf_event_context *ctx, bool active,
+			    u64 now);
+u64 perf_cgroup_event_time(struct perf_event *event);
+u64 perf_cgroup_event_time_now(struct perf_event *event, u64 now);
+bool perf_cgroup_match(struct perf_event *event);
+void perf_cgroup_event_added(struct perf_event_context *ctx,
+			     struct perf_event *event);
+void perf_cgroup_event_removed(struct perf_event_context *ctx,
+			       struct perf_event *event);
+void perf_cgroup_switch(struct task_struct *task);
+int perf_cgroup_connect(int fd, struct perf_event *event,
+			struct perf_event *leader);
+void perf_cgroup_release(struct perf_event *event);
+u64 perf_cgroup_sample_id(void);
+
+static inline bool perf_event_is_cgroup(struct perf_event *event)
+{
+	return event->cgrp;
+}
+
+/* do the CPU context's cgroup clocks move with it? */
+static inline bool perf_ctx_has_cgroups(struct perf_event_context *ctx)
+{
+	return !ctx->task && ctx->nr_cgroups;
+}
+#else
+static inline void perf_cgroup_ctx_time(struct perf_event_context *ctx,
+					u64 now) { }
+static inline void perf_cgroup_ctx_active(struct perf_event_context *ctx,
+					  bool active, u64 now) { }
+static inline u64 perf_cgroup_event_time(struct perf_event *event)
+{
+	return 0;
+}
+
+static inline u64 perf_cgroup_event_time_now(struct perf_event *event,
+					     u64 now)
+{
+	return 0;
+}
+
+static inline bool perf_cgroup_match(struct perf_event *event)
+{
+	return true;
+}
+
+static inline void perf_cgroup_event_added(struct perf_event_context *ctx,
+					   struct perf_event *event) { }
+static inline void perf_cgroup_event_removed(struct perf_event_context *ctx,
+					     struct perf_event *event) { }
+static inline void perf_cgroup_switch(struct task_struct *task) { }
+static inline int perf_cgroup_connect(int fd, struct perf_event *event,
+				      struct perf_event *leader)
+{
+	return -EINVAL;		/* as upstream without CONFIG_CGROUP_PERF */
+}
+
+static inline void perf_cgroup_release(struct perf_event *event) { }
+static inline u64 perf_cgroup_sample_id(void)
+{
+	return 0;
+}
+
+static inline bool perf_event_is_cgroup(struct perf_event *event)
+{
+	return false;
+}
+
+static inline bool perf_ctx_has_cgroups(struct perf_event_context *ctx)
+{
+	return false;
+}
 #endif
 
 /* bpf.c */

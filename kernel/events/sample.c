@@ -170,9 +170,9 @@ static u32 sample_prepare(struct perf_sample_data *data,
 		data->txn = 0;
 	if (todo & PERF_SAMPLE_PHYS_ADDR)
 		data->phys_addr = perf_sample_phys_addr(data->addr);
-	/* cgroup IDs need CONFIG_CGROUP_PERF, which the open refuses without */
+	/* the open refuses PERF_SAMPLE_CGROUP without CONFIG_CGROUP_PERF */
 	if (todo & PERF_SAMPLE_CGROUP)
-		data->cgroup = 0;
+		data->cgroup = perf_cgroup_sample_id();
 	if (todo & PERF_SAMPLE_DATA_PAGE_SIZE)
 		data->data_page_size = perf_sample_page_size(data->addr);
 	if (todo & PERF_SAMPLE_CODE_PAGE_SIZE)

@@ -127,6 +127,9 @@ static bool event_filter_match(struct perf_event *event)
 		return false;
 	if (pmu->filter && pmu->filter(pmu, smp_processor_id()))
 		return false;
+	/* a cgroup event counts for the tasks of its cgroup only */
+	if (perf_event_is_cgroup(event) && !perf_cgroup_match(event))
+		return false;
 	return true;
 }
 
@@ -374,6 +377,35 @@ static void ctx_sched_out_list(struct perf_event_context *ctx,
 }
 
 /**
+ * perf_ctx_sched_out_cgroups - take a CPU context's cgroup groups off
+ * @ctx: the CPU context; ctx->lock held, IRQs off, active on this CPU
+ * @b: the pass's batch of disabled PMUs
+ *
+ * The running task's cgroup changed (cgroup.c): the others keep counting.
+ */
+void perf_ctx_sched_out_cgroups(struct perf_event_context *ctx,
+				struct perf_pmu_batch *b)
+{
+	struct list_head *lists[] = { &ctx->flexible_on, &ctx->pinned_on };
+	struct perf_event *leader, *tmp;
+	int i;
+
+	lockdep_assert_held(&ctx->lock);
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		list_for_each_entry_safe(leader, tmp, lists[i], group_on_entry) {
+			struct pmu *gpmu = perf_group_pmu(leader);
+
+			if (!perf_event_is_cgroup(leader))
+				continue;
+			perf_pmu_batch_disable(b, gpmu);
+			perf_pmu_disable(gpmu);
+			group_sched_out(leader, ctx);
+			perf_pmu_enable(gpmu);
+		}
+	}
+}
+
+/**
  * perf_ctx_sched_out - take a context's running groups off the PMUs
  * @ctx: the context; ctx->lock held, IRQs off, on the CPU it is active on
  * @flexible_only: leave the pinned groups on
@@ -560,14 +592,14 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 	lockdep_assert_irqs_disabled();
 	/* CPU-wide events want it even when @prev has no context */
 	perf_event_switch_record(prev, next, false);
-	if (!ctx)
-		return;
-	if (perf_ctx_try_swap(ctx, prev, next))
-		return;
-	raw_spin_lock(&ctx->lock);
-	perf_ctx_update_time(ctx);
-	perf_task_ctx_sched_out(cpuctx, ctx);
-	raw_spin_unlock(&ctx->lock);
+	if (ctx && !perf_ctx_try_swap(ctx, prev, next)) {
+		raw_spin_lock(&ctx->lock);
+		perf_ctx_update_time(ctx);
+		perf_task_ctx_sched_out(cpuctx, ctx);
+		raw_spin_unlock(&ctx->lock);
+	}
+	/* the CPU's cgroup events follow @next's cgroup, before its events */
+	perf_cgroup_switch(next);
 }
 
 /**

@@ -77,7 +77,22 @@ static unsigned int sb_kinds(struct perf_event *event)
 		k |= BIT(PERF_SB_BPF);
 	if (a->text_poke)
 		k |= BIT(PERF_SB_POKE);
+	if (a->cgroup)
+		k |= BIT(PERF_SB_CGROUP);
 	return k;
+}
+
+/**
+ * perf_sb_wanted - does any event want records of @kind?
+ * @kind: the kind
+ *
+ * For hooks that must do costly work (allocate, format a path) before
+ * they can offer a record at all.  Unlocked: an event being installed
+ * right now may miss the record.
+ */
+bool perf_sb_wanted(enum perf_sb_kind kind)
+{
+	return atomic_read(&perf_sb_nr[kind]);
 }
 
 static void sb_count(struct perf_event *event, int delta)

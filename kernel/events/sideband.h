@@ -19,6 +19,7 @@ enum perf_sb_kind {
 	PERF_SB_KSYMBOL,
 	PERF_SB_BPF,
 	PERF_SB_POKE,
+	PERF_SB_CGROUP,
 	PERF_SB_KINDS
 };
 
@@ -29,6 +30,7 @@ typedef void (*sb_emit_t)(struct perf_event *event, void *data);
 
 int sb_walk(enum perf_sb_kind kind, sb_match_t match, sb_emit_t emit,
 	    void *data);
+bool perf_sb_wanted(enum perf_sb_kind kind);
 int sb_begin(struct perf_output_handle *handle,
 	     struct perf_sample_data *sample, struct perf_event *event,
 	     struct perf_event_header *hdr);

@@ -121,8 +121,9 @@ int perf_copy_attr(struct perf_event_attr __user *uattr,
 	 */
 	if (attr->sample_type & PERF_SAMPLE_REGS_INTR)
 		intr_err = perf_reg_validate(attr->sample_regs_intr);
-	if (attr->sample_type & PERF_SAMPLE_CGROUP)
-		return -EINVAL;		/* no cgroup support is built */
+	if ((attr->sample_type & PERF_SAMPLE_CGROUP) &&
+	    !IS_ENABLED(CONFIG_CGROUP_PERF))
+		return -EINVAL;		/* as upstream without cgroup events */
 	if ((attr->sample_type & PERF_SAMPLE_WEIGHT) &&
 	    (attr->sample_type & PERF_SAMPLE_WEIGHT_STRUCT))
 		return -EINVAL;
@@ -317,7 +318,7 @@ SYSCALL_DEFINE5(perf_event_open,
 	if (err)
 		return err;
 
-	/* cgroup events are not built (CONFIG_CGROUP_PERF is off) */
+	/* a cgroup event is a CPU event: pid is the cgroup's directory */
 	if ((flags & PERF_FLAG_PID_CGROUP) && (pid == -1 || cpu == -1))
 		return -EINVAL;
 
@@ -363,8 +364,9 @@ SYSCALL_DEFINE5(perf_event_open,
 		goto err_task;
 	}
 	if (flags & PERF_FLAG_PID_CGROUP) {
-		err = -EINVAL;	/* cgroup events are not built */
-		goto err_alloc;
+		err = perf_cgroup_connect(pid, event, group_leader);
+		if (err)
+			goto err_alloc;
 	}
 	if (is_sampling_event(event) &&
 	    (event->pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT)) {

@@ -38,6 +38,8 @@ void perf_ctx_update_time(struct perf_event_context *ctx)
 	now = perf_clock();
 	ctx->time += now - ctx->timestamp;
 	ctx->timestamp = now;
+	if (perf_ctx_has_cgroups(ctx))
+		perf_cgroup_ctx_time(ctx, now);
 }
 
 /**
@@ -49,6 +51,8 @@ void perf_ctx_activate(struct perf_event_context *ctx)
 	lockdep_assert_held(&ctx->lock);
 	ctx->timestamp = perf_clock();
 	ctx->is_active = 1;
+	if (perf_ctx_has_cgroups(ctx))
+		perf_cgroup_ctx_active(ctx, true, ctx->timestamp);
 }
 
 /**
@@ -63,6 +67,27 @@ void perf_ctx_deactivate(struct perf_event_context *ctx)
 {
 	lockdep_assert_held(&ctx->lock);
 	ctx->is_active = 0;
+	if (perf_ctx_has_cgroups(ctx))
+		perf_cgroup_ctx_active(ctx, false, ctx->timestamp);
+}
+
+/* the clock @event's times are kept in: its cgroup's, or its context's */
+static u64 perf_event_clock_base(struct perf_event *event)
+{
+	if (!event->ctx)
+		return 0;
+	if (perf_event_is_cgroup(event))
+		return perf_cgroup_event_time(event);
+	return event->ctx->time;
+}
+
+/**
+ * perf_event_start_time - start timing an event that joins its context
+ * @event: the event; its ctx->lock held
+ */
+void perf_event_start_time(struct perf_event *event)
+{
+	event->tstamp = perf_event_clock_base(event);
 }
 
 /**
@@ -72,7 +97,7 @@ void perf_ctx_deactivate(struct perf_event_context *ctx)
  */
 void perf_event_update_time(struct perf_event *event)
 {
-	u64 now = event->ctx ? event->ctx->time : 0;
+	u64 now = perf_event_clock_base(event);
 	u64 delta = now - event->tstamp;
 
 	/*
@@ -137,9 +162,13 @@ void perf_event_times_now(struct perf_event *event, u64 *now,
 	*running = READ_ONCE(event->total_time_running);
 	if (!ctx)
 		return;
-	ctx_time = READ_ONCE(ctx->time);
-	if (READ_ONCE(ctx->is_active))
-		ctx_time += *now - READ_ONCE(ctx->timestamp);
+	if (perf_event_is_cgroup(event)) {
+		ctx_time = perf_cgroup_event_time_now(event, *now);
+	} else {
+		ctx_time = READ_ONCE(ctx->time);
+		if (READ_ONCE(ctx->is_active))
+			ctx_time += *now - READ_ONCE(ctx->timestamp);
+	}
 	delta = ctx_time - READ_ONCE(event->tstamp);
 	if ((s64)delta < 0)
 		delta = 0;
