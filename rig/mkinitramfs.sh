@@ -73,7 +73,7 @@ if grep -q '^CONFIG_MODULES=y' "$O/.config"; then
 fi
 
 # the host's perf tool and bpftrace against this kernel (rig/perf-tool.sh,
-# rig/bpftrace.sh): x86_64
+# rig/perf-modes.sh, rig/bpftrace.sh): x86_64
 # only, where the guest can run the host's binaries from its 9p share
 if [ "$ARCH" = x86_64 ]; then
 	mkdir -p "$ROOT/tests/tool"
@@ -87,6 +87,10 @@ if [ "$ARCH" = x86_64 ]; then
 		cp "$RIG/bpftrace.sh" "$ROOT/tests/tool/bpftrace"
 		chmod +x "$ROOT/tests/tool/bpftrace"
 		echo "tool 900 tool/bpftrace" >> "$ROOT/tests/check.list"
+		# perf's cgroup, sched, trace and probe modes (rig/perf-modes.sh)
+		cp "$RIG/perf-modes.sh" "$ROOT/tests/tool/perf-modes"
+		chmod +x "$ROOT/tests/tool/perf-modes"
+		echo "tool 900 tool/perf-modes" >> "$ROOT/tests/check.list"
 	else
 		log "cannot compile rig/guest/hotspots.c: no perf tool check"
 	fi

@@ -11,16 +11,20 @@ hostperf_mount() {
 	grep -qs hostroot /sys/bus/virtio/drivers/9pnet_virtio/*/mount_tag ||
 		{ echo "no host share (qemu -virtfs hostroot)"; return 1; }
 	mkdir -p /host
-	mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose hostroot /host ||
-		{ echo "cannot mount the host share"; return 1; }
+	# an earlier script of the same boot may have mounted it all already
+	if ! grep -qs ' /host 9p ' /proc/mounts; then
+		mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose \
+			hostroot /host ||
+			{ echo "cannot mount the host share"; return 1; }
+		mount -t proc proc /host/proc
+		mount -t sysfs sysfs /host/sys
+		mount -t devtmpfs devtmpfs /host/dev
+		mount -t tmpfs tmpfs /host/tmp
+		mount -t debugfs debugfs /host/sys/kernel/debug 2>/dev/null
+		mount -t tracefs tracefs /host/sys/kernel/tracing 2>/dev/null
+	fi
 	[ -x /host/usr/bin/perf ] ||
 		{ echo "no perf on the host (make setup)"; return 1; }
-	mount -t proc proc /host/proc
-	mount -t sysfs sysfs /host/sys
-	mount -t devtmpfs devtmpfs /host/dev
-	mount -t tmpfs tmpfs /host/tmp
-	mount -t debugfs debugfs /host/sys/kernel/debug 2>/dev/null
-	mount -t tracefs tracefs /host/sys/kernel/tracing 2>/dev/null
 	export HOME=/tmp PAGER=cat
 	# Debian's perf is a wrapper script picking perf_<version> of the
 	# host's running kernel; the guest's kernel version differs, so call
