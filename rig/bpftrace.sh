@@ -25,30 +25,10 @@
 # Without a host share or bpftrace on the host every test is reported as
 # skipped, never failed.
 TESTS="profile tracepoint kprobe uprobe software interval"
-n=0
-
-result() { # ok|not-ok name [comment]
-	n=$((n + 1))
-	if [ "$1" = ok ]; then
-		echo "ok $n $2${3:+ # $3}"
-	else
-		echo "not ok $n $2${3:+ # $3}"
-	fi
-}
-
-skip_all() {
-	for t in $TESTS; do
-		result ok "$t" "SKIP $1"
-	done
-	exit 0
-}
-
-echo "TAP version 13"
-echo "1..6"
-
-[ -x /tests/tool/hotspots ] || skip_all "no workload in this initramfs"
-[ -f /tests/hostperf.sh ] || skip_all "no /tests/hostperf.sh in this initramfs"
+# result, skip_all and the host share's mount (rig/guest/hostperf.sh)
 . /tests/hostperf.sh
+tap_plan
+[ -x /tests/tool/hotspots ] || skip_all "no workload in this initramfs"
 hostperf_mount > /tmp/hostperf.why || skip_all "$(cat /tmp/hostperf.why)"
 [ -x /host/usr/bin/bpftrace ] || skip_all "no bpftrace on the host (make setup)"
 cp /tests/tool/hotspots /host/tmp/hotspots

@@ -22,30 +22,10 @@
 # reported as skipped, never failed.
 SECS=${1:-5}
 TESTS="record report order script callchain top"
-n=0
-
-result() { # ok|not-ok name [comment]
-	n=$((n + 1))
-	if [ "$1" = ok ]; then
-		echo "ok $n $2${3:+ # $3}"
-	else
-		echo "not ok $n $2${3:+ # $3}"
-	fi
-}
-
-skip_all() {
-	for t in $TESTS; do
-		result ok "$t" "SKIP $1"
-	done
-	exit 0
-}
-
-echo "TAP version 13"
-echo "1..6"
-
-[ -x /tests/tool/hotspots ] || skip_all "no workload in this initramfs"
-[ -f /tests/hostperf.sh ] || skip_all "no /tests/hostperf.sh in this initramfs"
+# result, skip_all and the host share's mount (rig/guest/hostperf.sh)
 . /tests/hostperf.sh
+tap_plan
+[ -x /tests/tool/hotspots ] || skip_all "no workload in this initramfs"
 hostperf_mount > /tmp/hostperf.why || skip_all "$(cat /tmp/hostperf.why)"
 cp /tests/tool/hotspots /host/tmp/hotspots
 echo "# perf: $(chroot /host "$PERF" version 2>&1)"

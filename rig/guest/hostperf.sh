@@ -7,6 +7,33 @@
 # read-only at /host with the guest's proc, sys, dev and a tmpfs /tmp
 # over it, and sets PERF to the perf binary to run there with chroot.
 # On failure it prints why on stdout and returns 1.
+#
+# The tool scripts (rig/perf-tool.sh, perf-modes.sh, bpftrace.sh) also
+# share their TAP output: tap_plan prints the plan for the names in
+# $TESTS, result reports one test, skip_all reports every test as skipped
+# with a reason and exits.
+tap_plan() {
+	n=0
+	echo "TAP version 13"
+	echo "1..$(echo $TESTS | wc -w)"
+}
+
+result() { # ok|not-ok name [comment]
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $n $2${3:+ # $3}"
+	else
+		echo "not ok $n $2${3:+ # $3}"
+	fi
+}
+
+skip_all() {
+	for t in $TESTS; do
+		result ok "$t" "SKIP $1"
+	done
+	exit 0
+}
+
 hostperf_mount() {
 	grep -qs hostroot /sys/bus/virtio/drivers/9pnet_virtio/*/mount_tag ||
 		{ echo "no host share (qemu -virtfs hostroot)"; return 1; }
