@@ -90,11 +90,15 @@ void perf_cgroup_ctx_time(struct perf_event_context *ctx, u64 now)
 }
 
 /**
- * perf_cgroup_ctx_active - the CPU context goes on or off
- * @ctx: a CPU context with cgroup events; its lock held, and its times
- *	already brought up to date when it goes off
+ * perf_cgroup_ctx_active - the CPU context goes on or off (CPU hotplug)
+ * @ctx: a CPU context with cgroup events; its lock held, on its CPU, and
+ *	its times already brought up to date when it goes off
  * @active: on or off
  * @now: the clock reading of the change
+ *
+ * An offline CPU forgets its cgroup: nothing holds that cgroup, which may
+ * be removed and freed before the CPU comes back.  Coming back, it takes
+ * the cgroup of the task that brings it up.
  */
 void perf_cgroup_ctx_active(struct perf_event_context *ctx, bool active,
 			    u64 now)
@@ -102,8 +106,11 @@ void perf_cgroup_ctx_active(struct perf_event_context *ctx, bool active,
 	struct perf_cpu_context *cpuctx = ctx_cpuctx(ctx);
 
 	lockdep_assert_held(&ctx->lock);
-	if (cpuctx->cgrp)
-		cgrp_chain_set_active(cpuctx->cgrp, ctx->cpu, active, now);
+	if (active && !cpuctx->cgrp)
+		cpuctx->cgrp = perf_cgroup_from_task(current, ctx);
+	cgrp_chain_set_active(cpuctx->cgrp, ctx->cpu, active, now);
+	if (!active)
+		cpuctx->cgrp = NULL;
 }
 
 /**
