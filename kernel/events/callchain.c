@@ -29,6 +29,7 @@
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/sysctl.h>
+#include <linux/uprobes.h>
 
 #include "internal.h"
 
@@ -254,6 +255,38 @@ __weak void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
 {
 }
 
+/*
+ * A pending return probe put the uprobes trampoline's address in place of
+ * a return address on current's user stack, and the unwinder read that.
+ * Put the real addresses back: the return instances are kept innermost
+ * first, as the frames are walked, and a chain of instances shares one
+ * frame.  Only current's own instances are read, so a sample in NMI
+ * sees them either before or after the task changes the list.
+ */
+static void callchain_unhide_returns(struct perf_callchain_entry *entry,
+				     u64 first)
+{
+#ifdef CONFIG_UPROBES
+	struct uprobe_task *utask = current->utask;
+	struct return_instance *ri;
+	u64 tramp, i;
+
+	if (likely(!utask || !utask->return_instances))
+		return;
+	tramp = uprobe_get_trampoline_vaddr();
+	ri = utask->return_instances;
+	for (i = first; i < entry->nr && ri; i++) {
+		if (entry->ip[i] != tramp)
+			continue;
+		entry->ip[i] = ri->orig_ret_vaddr;
+		while (ri && ri->chained)
+			ri = ri->next;
+		if (ri)
+			ri = ri->next;
+	}
+#endif
+}
+
 /**
  * get_perf_callchain - collect a callchain
  * @regs: registers at the sample
@@ -310,10 +343,14 @@ get_perf_callchain(struct pt_regs *regs, bool kernel, bool user,
 				regs = NULL;
 		}
 		if (regs) {
+			u64 first;
+
 			if (add_mark)
 				perf_callchain_store_context(&ctx,
 							     PERF_CONTEXT_USER);
+			first = entry->nr;
 			perf_callchain_user(&ctx, regs);
+			callchain_unhide_returns(entry, first);
 		}
 	}
 

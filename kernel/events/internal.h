@@ -21,7 +21,7 @@
  *  file.c      the event file: read, poll, ioctl, mmap, fasync, release
  *  task.c      fork, exit, exec hooks and prctl enable/disable
  *  swevent.c   the software PMU and the cpu-clock/task-clock PMUs
- *  tracepoint.c the tracepoint and kprobe PMUs
+ *  tracepoint.c the tracepoint, kprobe and uprobe PMUs
  *  hw_breakpoint.c the breakpoint PMU and the in-kernel breakpoint API
  *  hw_breakpoint_slots.c breakpoint slot accounting
  *  overflow.c  overflow: refresh limits, throttling, frequency mode,
@@ -41,6 +41,7 @@
  *  bpf.c       BPF programs on events; what BPF calls in us
  *  cgroup.c    cgroup events, the perf_event cgroup controller
  *  sysctl.c    the sysctl knobs and their handlers
+ *  uprobe_*.c  the uprobes engine (uprobes_internal.h says which is which)
  */
 #ifndef _KERNEL_EVENTS_INTERNAL_H
 #define _KERNEL_EVENTS_INTERNAL_H

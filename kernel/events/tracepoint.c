@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The tracepoint PMU (type 2, attr.config = the tracefs event id) and the
- * kprobe PMU (dynamic type; attr.kprobe_func/kprobe_addr/probe_offset).
+ * The tracepoint PMU (type 2, attr.config = the tracefs event id), the
+ * kprobe PMU (dynamic type; attr.kprobe_func/kprobe_addr/probe_offset) and
+ * the uprobe PMU (dynamic type; attr.uprobe_path/probe_offset, the SDT
+ * counter's offset in attr.config bits 32-63).
  *
  * kernel/trace/trace_event_perf.c does the tracing side: perf_trace_init()
  * checks permission and enables the event, perf_trace_add() puts the event
@@ -141,12 +143,14 @@ static struct pmu perf_tracepoint = {
 	.read		= tp_read,
 };
 
-#ifdef CONFIG_KPROBE_EVENTS
+#if defined(CONFIG_KPROBE_EVENTS) || defined(CONFIG_UPROBE_EVENTS)
 /* attr.config bit 0 asks for a return probe */
 #define PERF_PROBE_RETPROBE	BIT(0)
 
 PMU_FORMAT_ATTR(retprobe, "config:0");
+#endif
 
+#ifdef CONFIG_KPROBE_EVENTS
 static struct attribute *kprobe_format_attrs[] = {
 	&format_attr_retprobe.attr,
 	NULL,
@@ -199,8 +203,69 @@ static struct pmu perf_kprobe = {
 };
 #endif
 
+#ifdef CONFIG_UPROBE_EVENTS
+/* attr.config bits 32-63: file offset of the probe's SDT counter */
+#define PERF_UPROBE_REF_CTR_SHIFT	32
+
+PMU_FORMAT_ATTR(ref_ctr_offset, "config:32-63");
+
+static struct attribute *uprobe_format_attrs[] = {
+	&format_attr_retprobe.attr,
+	&format_attr_ref_ctr_offset.attr,
+	NULL,
+};
+
+static const struct attribute_group uprobe_format_group = {
+	.name	= "format",
+	.attrs	= uprobe_format_attrs,
+};
+
+static const struct attribute_group *uprobe_attr_groups[] = {
+	&uprobe_format_group,
+	NULL,
+};
+
+static struct pmu perf_uprobe;
+
+static void uprobe_destroy(struct perf_event *event)
+{
+	perf_uprobe_destroy(event);
+}
+
+static int uprobe_event_init(struct perf_event *event)
+{
+	u64 config = event->attr.config;
+	int err;
+
+	if (event->attr.type != perf_uprobe.type)
+		return -ENOENT;
+	/* a probe in any binary of the system: more than CAP_PERFMON */
+	if (!capable(CAP_SYS_ADMIN))
+		return -EACCES;
+	if (has_branch_stack(event))
+		return -EOPNOTSUPP;
+	err = perf_uprobe_init(event, config >> PERF_UPROBE_REF_CTR_SHIFT,
+			       config & PERF_PROBE_RETPROBE);
+	if (err)
+		return err;
+	event->destroy = uprobe_destroy;
+	return 0;
+}
+
+static struct pmu perf_uprobe = {
+	.task_ctx_nr	= perf_sw_context,
+	.event_init	= uprobe_event_init,
+	.add		= perf_trace_add,
+	.del		= perf_trace_del,
+	.start		= tp_start,
+	.stop		= tp_stop,
+	.read		= tp_read,
+	.attr_groups	= uprobe_attr_groups,
+};
+#endif
+
 /**
- * perf_tp_register - register the tracepoint and kprobe PMUs
+ * perf_tp_register - register the tracepoint, kprobe and uprobe PMUs
  *
  * Return: 0 or a negative errno.
  */
@@ -213,6 +278,10 @@ int perf_tp_register(void)
 #ifdef CONFIG_KPROBE_EVENTS
 	if (!ret)
 		ret = perf_pmu_register(&perf_kprobe, "kprobe", -1);
+#endif
+#ifdef CONFIG_UPROBE_EVENTS
+	if (!ret)
+		ret = perf_pmu_register(&perf_uprobe, "uprobe", -1);
 #endif
 	return ret;
 }
