@@ -8,7 +8,8 @@
  *  - entry and return probes count every call, on instructions the arch
  *    steps out of line and on ones it emulates;
  *  - samples carry the probed address (entry) or the caller's return
- *    address (return), and the probed code computes what it should;
+ *    address (return), and the probed code computes what it should; user
+ *    callchains show real return addresses, not the return trampoline;
  *  - the breakpoint is in this process's text while an event is open and
  *    gone after, private copy of the page included; a mapping made later
  *    gets it too;
@@ -273,6 +274,93 @@ TEST_F(up, sample_ips)
 	for (i = 0; i < log.n; i++)
 		EXPECT_EQ(log.ip[i], (__u64)(uintptr_t)uf_after_call);
 	close(fd);
+}
+
+/* the start and end of this process's [uprobes] mapping, 0 if none */
+static void xol_range(unsigned long *start, unsigned long *end)
+{
+	char line[512];
+	FILE *f;
+
+	*start = *end = 0;
+	f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, "[uprobes]") &&
+		    sscanf(line, "%lx-%lx", start, end) == 2)
+			break;
+	}
+	fclose(f);
+}
+
+/* calls uf_step from a frame with a frame pointer; out of line */
+static long outer(long x)
+{
+	return OPAQUE(uf_step)(x) + 1;
+}
+
+/*
+ * While a return probe of outer() is pending, its return address on the
+ * stack is the trampoline.  A sample's user callchain taken then (at
+ * uf_step, called from outer) shows outer's real return address instead.
+ */
+TEST_F(up, callchain_hides_trampoline)
+{
+	unsigned long xol_start, xol_end;
+	long psz = sysconf(_SC_PAGESIZE);
+	struct perf_event_attr attr;
+	struct perf_event_mmap_page *pg;
+	int ret, fd, i, seen = 0;
+	__u64 head, off;
+	char *data;
+	void *map;
+
+	ret = open_probe(outer, RETPROBE);
+	ASSERT_GE(ret, 0) TH_LOG("%s", strerror(errno));
+	perf_attr_init(&attr, self->type, 0);
+	attr.uprobe_path = (__u64)(uintptr_t)self_path;
+	attr.probe_offset = file_offset(uf_step);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
+	attr.exclude_callchain_kernel = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	map = mmap(NULL, 9 * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(map, MAP_FAILED);
+
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(OPAQUE(outer)(i), i + 2);
+	xol_range(&xol_start, &xol_end);
+	ASSERT_NE(xol_start, 0) TH_LOG("no [uprobes] mapping");
+
+	pg = map;
+	data = (char *)map + psz;
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	for (off = 0; off < head;) {
+		struct perf_event_header *h = (void *)(data + off);
+		__u64 *w = (__u64 *)(h + 1);
+		__u64 n;
+
+		ASSERT_GE(h->size, sizeof(*h));
+		if (h->type == PERF_RECORD_SAMPLE) {
+			/* ip, nr, then PERF_CONTEXT_USER and the user frames */
+			EXPECT_EQ(w[0], (__u64)(uintptr_t)uf_step);
+			ASSERT_GE(w[1], 3);
+			for (n = 0; n < w[1]; n++) {
+				__u64 ip = w[2 + n];
+
+				EXPECT_FALSE(ip >= xol_start && ip < xol_end)
+					TH_LOG("frame %llu is the trampoline %llx", n, ip);
+			}
+			seen++;
+		}
+		off += h->size;
+	}
+	EXPECT_EQ(seen, 3);
+	munmap(map, 9 * psz);
+	close(fd);
+	close(ret);
 }
 
 /*
