@@ -5,10 +5,11 @@
 #
 # For each arch: build the kernel, build the initramfs, run the ABI check
 # (ours only: it compares our uapi header with the base tree's), boot the
-# guest (on x86_64 twice: the hardware-counter suites boot again under
-# -icount; on arm64 four times: the heterogeneous-PMU suite boots again
-# on a device tree with two CPU PMUs, the ACPI suite on UEFI firmware, and
-# KVM's vPMU selftest at EL2; see rig/mkinitramfs.sh), and turn its logs
+# guest (on x86_64 three times: the hardware-counter suites boot again
+# under -icount; on arm64 five times: the heterogeneous-PMU suite boots
+# again on a device tree with two CPU PMUs, the ACPI suite on UEFI
+# firmware, and KVM's vPMU selftest at EL2; on both, the lockdown suite
+# boots with lockdown=confidentiality; see rig/mkinitramfs.sh), and turn its logs
 # into
 # build/VARIANT-ARCH/results.tsv. Prints how long each stage took, one
 # summary per arch (and one for the emulated x86 PMU's own suite,
@@ -77,9 +78,10 @@ for ARCH in $ARCHES; do
 		stage "boot+tests $VARIANT-$ARCH icount" "$RIG/qemu.sh" "$VARIANT" "$ARCH" "$DEBUG" icount || true
 		boots+=(icount)
 	fi
-	# arm64: the suites that need their own machine (rig/mkinitramfs.sh):
-	# a device tree with two kinds of CPU PMU, ACPI, and EL2 for KVM
-	for extra in hetero acpi kvm; do
+	# the suites that need their own boot (rig/mkinitramfs.sh): on arm64
+	# a device tree with two kinds of CPU PMU, ACPI, and EL2 for KVM; on
+	# both, lockdown=confidentiality
+	for extra in hetero acpi kvm lockdown; do
 		[ "$MODE" = check ] && [ -s "$O/initramfs/tests/$extra.list" ] || continue
 		stage "boot+tests $VARIANT-$ARCH $extra" "$RIG/qemu.sh" "$VARIANT" "$ARCH" "$DEBUG" $extra || true
 		boots+=("$extra")

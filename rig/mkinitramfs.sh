@@ -169,12 +169,13 @@ if [ "$ARCH" = arm64 ] && grep -q '^CONFIG_KVM=y' "$O/.config"; then
 	done
 fi
 
-# Suites that need a machine of their own, each run by rig/check.sh in an
-# extra arm64 boot (rig/qemu.sh MODE=the list's name): hetero, a device
-# tree with two kinds of CPU PMU (rig/hetero-dtb.py); acpi, UEFI firmware
-# and ACPI tables instead of a device tree. Elsewhere they are left out
-# (x86 has neither here).
-BOOT_SUITES="hetero:selftests/hw_hetero acpi:selftests/hw_acpi"
+# Suites that need a boot of their own, each run by rig/check.sh in an
+# extra boot (rig/qemu.sh MODE=the list's name): hetero (arm64), a device
+# tree with two kinds of CPU PMU (rig/hetero-dtb.py); acpi (arm64), UEFI
+# firmware and ACPI tables instead of a device tree; lockdown (both
+# arches), lockdown=confidentiality, which cannot be undone at run time.
+# The arm64-only ones are left out on x86 (it has neither here).
+BOOT_SUITES="hetero:selftests/hw_hetero acpi:selftests/hw_acpi lockdown:selftests/lsm_lockdown"
 for entry in $BOOT_SUITES; do
 	: > "$ROOT/tests/${entry%%:*}.list"
 done
@@ -184,7 +185,7 @@ while read -r suite tmo prog rest; do
 	for entry in $BOOT_SUITES; do
 		[ "$suite/$(basename "$prog")" = "${entry#*:}" ] || continue
 		out=$ROOT/tests/${entry%%:*}.list
-		[ "$ARCH" = arm64 ] || out=
+		[ "$ARCH" = arm64 ] || [ "${entry%%:*}" = lockdown ] || out=
 	done
 	[ -n "$out" ] && echo "$suite $tmo $prog${rest:+ $rest}" >> "$out"
 done < "$ROOT/tests/check.list"
