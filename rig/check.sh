@@ -9,7 +9,8 @@
 # under -icount; on arm64 five times: the heterogeneous-PMU suite boots
 # again on a device tree with two CPU PMUs, the ACPI suite on UEFI
 # firmware, and KVM's vPMU selftest at EL2; on both, the lockdown suite
-# boots with lockdown=confidentiality; see rig/mkinitramfs.sh), and turn its logs
+# boots with lockdown=confidentiality and the SELinux suite with SELinux
+# on; see rig/mkinitramfs.sh), and turn its logs
 # into
 # build/VARIANT-ARCH/results.tsv. Prints how long each stage took, one
 # summary per arch (and one for the emulated x86 PMU's own suite,
@@ -80,8 +81,8 @@ for ARCH in $ARCHES; do
 	fi
 	# the suites that need their own boot (rig/mkinitramfs.sh): on arm64
 	# a device tree with two kinds of CPU PMU, ACPI, and EL2 for KVM; on
-	# both, lockdown=confidentiality
-	for extra in hetero acpi kvm lockdown; do
+	# both, lockdown=confidentiality and SELinux
+	for extra in hetero acpi kvm lockdown selinux; do
 		[ "$MODE" = check ] && [ -s "$O/initramfs/tests/$extra.list" ] || continue
 		stage "boot+tests $VARIANT-$ARCH $extra" "$RIG/qemu.sh" "$VARIANT" "$ARCH" "$DEBUG" $extra || true
 		boots+=("$extra")

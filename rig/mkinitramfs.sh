@@ -173,9 +173,14 @@ fi
 # extra boot (rig/qemu.sh MODE=the list's name): hetero (arm64), a device
 # tree with two kinds of CPU PMU (rig/hetero-dtb.py); acpi (arm64), UEFI
 # firmware and ACPI tables instead of a device tree; lockdown (both
-# arches), lockdown=confidentiality, which cannot be undone at run time.
+# arches), lockdown=confidentiality, which cannot be undone at run time;
+# selinux (both arches), SELinux enforcing rig/guest/selinux-perf.cil,
+# loaded by the test, after which the whole boot is under that policy.
 # The arm64-only ones are left out on x86 (it has neither here).
-BOOT_SUITES="hetero:selftests/hw_hetero acpi:selftests/hw_acpi lockdown:selftests/lsm_lockdown"
+BOOT_SUITES="hetero:selftests/hw_hetero acpi:selftests/hw_acpi lockdown:selftests/lsm_lockdown selinux:selftests/lsm_selinux"
+mkdir -p "$ROOT/tests/selinux"
+secilc -o "$ROOT/tests/selinux/policy" -f /dev/null "$RIG/guest/selinux-perf.cil" ||
+	die "cannot compile rig/guest/selinux-perf.cil (make setup installs secilc)"
 for entry in $BOOT_SUITES; do
 	: > "$ROOT/tests/${entry%%:*}.list"
 done
@@ -185,7 +190,7 @@ while read -r suite tmo prog rest; do
 	for entry in $BOOT_SUITES; do
 		[ "$suite/$(basename "$prog")" = "${entry#*:}" ] || continue
 		out=$ROOT/tests/${entry%%:*}.list
-		[ "$ARCH" = arm64 ] || [ "${entry%%:*}" = lockdown ] || out=
+		case ${entry%%:*} in hetero | acpi) [ "$ARCH" = arm64 ] || out= ;; esac
 	done
 	[ -n "$out" ] && echo "$suite $tmo $prog${rest:+ $rest}" >> "$out"
 done < "$ROOT/tests/check.list"

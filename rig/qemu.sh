@@ -2,7 +2,8 @@
 # qemu.sh: boot one kernel build in QEMU (TCG: no KVM needed).
 #
 # Usage: rig/qemu.sh VARIANT ARCH DEBUG MODE
-#   MODE check|icount|hetero|acpi|kvm|lockdown|bench|profile|fuzz: run the tests
+#   MODE check|icount|hetero|acpi|kvm|lockdown|selinux|bench|profile|fuzz:
+#        run the tests
 #        non-interactively; the kernel console goes to
 #        build/.../MODE-console.log and the test output (virtio console) to
 #        build/.../MODE-tap.log; icount runs the hardware-counter suites
@@ -11,7 +12,8 @@
 #        (rig/hetero-dtb.py); acpi (arm64) runs tests/acpi.list on UEFI
 #        firmware (Debian's qemu-efi-aarch64) with ACPI tables, no DT;
 #        kvm (arm64) runs tests/kvm.list with the kernel at EL2 (VHE);
-#        lockdown runs tests/lockdown.list with lockdown=confidentiality
+#        lockdown runs tests/lockdown.list with lockdown=confidentiality;
+#        selinux runs tests/selinux.list with SELinux on
 #   MODE run|shell: the console is this terminal
 #
 # Environment: ICOUNT=1 boots with -icount shift=0 (guest time counts
@@ -124,9 +126,12 @@ fi
 # MODE lockdown: the lockdown LSM in confidentiality mode from boot on,
 # as a secure-boot distribution kernel runs
 [ "$MODE" = lockdown ] && append="$append lockdown=confidentiality kunit.enable=0"
+# MODE selinux: SELinux as the one major LSM (the configs build it but
+# do not list it in CONFIG_LSM); the test loads the policy
+[ "$MODE" = selinux ] && append="$append lsm=lockdown,selinux kunit.enable=0"
 
 case "$MODE" in
-check|icount|hetero|acpi|kvm|lockdown|bench|profile|fuzz)
+check|icount|hetero|acpi|kvm|lockdown|selinux|bench|profile|fuzz)
 	qemu+=(-display none -monitor none
 	       -serial "file:$O/$MODE-console.log"
 	       -device "$vser" -chardev "file,id=tap,path=$O/$MODE-tap.log"
@@ -140,6 +145,7 @@ check|icount|hetero|acpi|kvm|lockdown|bench|profile|fuzz)
 	# (not for bench, nor for fuzz: trinity runs as root there)
 	[ "$ARCH" = x86_64 ] && [ "$MODE" != bench ] && [ "$MODE" != fuzz ] &&
 		[ "$MODE" != icount ] && [ "$MODE" != hetero ] && [ "$MODE" != lockdown ] &&
+		[ "$MODE" != selinux ] &&
 		qemu+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
 	timeout=${TIMEOUT:-2400} ;;
 run|shell)
