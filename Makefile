@@ -17,6 +17,7 @@
 #   make fuzz [ARCH=..]   our fuzzer and trinity on the DEBUG=1 kernel (MINUTES=10, SEED=)
 #   make qemu             build QEMU with the emulated x86 PMU (rig/qemu; make setup does)
 #   make qemu-test        its conformance suite (bare metal, -icount), Intel and AMD models
+#   make debian-build     our perf in a kernel with Debian's amd64 config (STEP=config|perf|vmlinux|modules)
 #
 # Options: ARCH=x86_64|arm64 (one arch; check and compare default to both),
 # REF=1 (upstream instead of ours), DEBUG=1 (lockdep, KASAN, kmemleak,
@@ -34,10 +35,10 @@ ARCHES := $(if $(ARCH),$(ARCH),x86_64 arm64)
 ONE_ARCH := $(if $(ARCH),$(ARCH),x86_64)
 export KSRC ICOUNT TIMEOUT BUILD SKIP_KERNEL FAULT LOAD ONLY REPEAT FUZZ_DEBUG X86_PMU
 
-.PHONY: all setup kernel run shell check compare abi-check checkpatch rig-selftest bench profile fuzz qemu qemu-test clean help
+.PHONY: all setup kernel run shell check compare abi-check checkpatch rig-selftest bench profile fuzz qemu qemu-test debian-build clean help
 all: help
 help:
-	@sed -n '3,27s/^# \{0,1\}//p' Makefile
+	@sed -n '3,28s/^# \{0,1\}//p' Makefile
 
 setup:
 	@rig/setup.sh
@@ -71,6 +72,10 @@ ROWS ?= read-group-8
 SCALE ?= 1
 profile:
 	@rig/profile.sh $(ROWS) $(SCALE)
+
+STEP ?= vmlinux
+debian-build:
+	@rig/debian-build.sh $(STEP)
 
 MINUTES ?= 10
 SEED ?=

@@ -17,7 +17,8 @@
  *    second counter offset for the same probe is refused;
  *  - forked children run probed code unharmed, and are counted only with
  *    inherit; a child forked inside a return probe returns through it;
- *    threads hitting one probe at once are all counted;
+ *    threads hitting one probe at once are all counted; probes opened and
+ *    closed while threads hit them and fork harm no task;
  *  - a breakpoint already in the file is refused with ENOTSUPP, and bad
  *    paths and offsets with the errno upstream gives.
  */
@@ -539,6 +540,77 @@ TEST_F(up, threads)
 	EXPECT_EQ(perf_read_count(ret), THREADS * THREAD_CALLS * 2);
 	close(entry);
 	close(ret);
+}
+
+static int churn_stop;
+
+static bool churning(void)
+{
+	return !__atomic_load_n(&churn_stop, __ATOMIC_RELAXED);
+}
+
+static void *churn_calls(void *arg)
+{
+	long bad = 0, i = 0;
+
+	while (churning()) {
+		bad += OPAQUE(uf_step)(i) != i + 1;
+		bad += OPAQUE(uf_call)(i) != i + 1;
+		bad += OPAQUE(recurse)(4) != 4;
+		i++;
+	}
+	return (void *)bad;
+}
+
+static void *churn_forks(void *arg)
+{
+	long bad = 0;
+	int status;
+	pid_t pid;
+
+	while (churning()) {
+		pid = OPAQUE(forker)();
+		if (!pid)
+			_exit(OPAQUE(uf_call)(1) == 2 && OPAQUE(recurse)(3) == 3 ? 0 : 1);
+		if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			bad++;
+	}
+	return (void *)bad;
+}
+
+/*
+ * Probes come and go while threads hit them (entries, returns, nested
+ * returns) and another thread forks from inside a probed function: every
+ * call still computes its result, and no task dies of a breakpoint or a
+ * return trampoline left behind.
+ */
+TEST_F(up, open_close_while_hitting)
+{
+	pthread_t t[5];
+	int i, n, fds[4];
+	void *bad;
+
+	__atomic_store_n(&churn_stop, 0, __ATOMIC_RELAXED);
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(pthread_create(&t[i], NULL, churn_calls, NULL), 0);
+	ASSERT_EQ(pthread_create(&t[4], NULL, churn_forks, NULL), 0);
+	for (n = 0; n < 20; n++) {
+		fds[0] = open_probe(uf_step, 0);
+		fds[1] = open_probe(uf_step, RETPROBE);
+		fds[2] = open_probe(recurse, RETPROBE);
+		fds[3] = open_probe(forker, RETPROBE);
+		for (i = 0; i < 4; i++) {
+			EXPECT_GE(fds[i], 0) TH_LOG("round %d: %s", n, strerror(errno));
+			if (fds[i] >= 0)
+				close(fds[i]);
+		}
+	}
+	__atomic_store_n(&churn_stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < 5; i++) {
+		ASSERT_EQ(pthread_join(t[i], &bad), 0);
+		EXPECT_EQ((long)bad, 0) TH_LOG("thread %d", i);
+	}
 }
 
 /* the open's errors */
