@@ -36,8 +36,9 @@ fi
 cc=gcc
 command -v ccache >/dev/null && cc="ccache gcc"
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(dirname "$(dirname "$RIG")")}"
+# serialized with the rig's other kernel builds (rig/build-kernel.sh)
 dmake() {
-	nice make -s -C "$SRC" O="$O" ARCH=x86_64 CC="$cc" HOSTCC="$cc" \
+	flock "$BUILD_LOCK" nice make -s -C "$SRC" O="$O" ARCH=x86_64 CC="$cc" HOSTCC="$cc" \
 		KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00 UTC' \
 		KBUILD_BUILD_USER=kperf KBUILD_BUILD_HOST=kperf "$@"
 }

@@ -744,7 +744,8 @@ void uprobe_dup_mmap(struct mm_struct *oldmm, struct mm_struct *newmm)
  * counter increments
  * @mm: the mm
  *
- * Context: __mmdrop(); must not sleep.
+ * Context: __mmput(), with no user of @mm left and before exit_mmap()
+ * closes its mappings.
  */
 void uprobe_clear_state(struct mm_struct *mm)
 {

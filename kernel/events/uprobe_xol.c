@@ -11,7 +11,10 @@
  * The page is mapped "[uprobes]", executable and not writable by the
  * task, on the first hit that needs it, and is not copied into a forked
  * child (a child with pending return probes gets its own at the same
- * address, from a task_work).  It lives until the mm is freed.
+ * address, from a task_work).  It lives until the mm is freed: __mmput()
+ * frees it before exit_mmap() closes the mapping, so the mapping's
+ * description is one static object, not part of the area, and its fault
+ * handler finds the page through the mm.
  */
 #include <linux/highmem.h>
 #include <linux/mman.h>
@@ -25,19 +28,33 @@
 /**
  * struct xol_area - one mm's XOL page
  * @vaddr: where it is mapped; the trampoline is at @vaddr
- * @pages: the page, NULL-terminated, for @mapping
- * @mapping: the special mapping's description (name and pages)
+ * @page: the page
  * @wq: tasks waiting for a free slot
  * @used: slots taken, the trampoline's included
  * @slots: which slots are taken
  */
 struct xol_area {
-	unsigned long			vaddr;
-	struct page			*pages[2];
-	struct vm_special_mapping	mapping;
-	wait_queue_head_t		wq;
-	atomic_t			used;
+	unsigned long		vaddr;
+	struct page		*page;
+	wait_queue_head_t	wq;
+	atomic_t		used;
 	DECLARE_BITMAP(slots, XOL_SLOTS);
+};
+
+/* the mapping exists only while its mm, and so the area, does */
+static vm_fault_t xol_fault(const struct vm_special_mapping *sm,
+			    struct vm_area_struct *vma, struct vm_fault *vmf)
+{
+	struct xol_area *area = vma->vm_mm->uprobes_state.xol_area;
+
+	vmf->page = area->page;
+	get_page(vmf->page);
+	return 0;
+}
+
+static const struct vm_special_mapping xol_mapping = {
+	.name	= "[uprobes]",
+	.fault	= xol_fault,
 };
 
 /**
@@ -86,8 +103,8 @@ void __weak arch_uprobe_copy_ixol(struct page *page, unsigned long vaddr,
 
 static void xol_area_free(struct xol_area *area)
 {
-	if (area->pages[0])
-		put_page(area->pages[0]);
+	if (area->page)
+		put_page(area->page);
 	kfree(area);
 }
 
@@ -103,18 +120,16 @@ static struct xol_area *xol_area_create(unsigned long want)
 	area = kzalloc(sizeof(*area), GFP_KERNEL);
 	if (!area)
 		return NULL;
-	area->pages[0] = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
-	if (!area->pages[0])
+	area->page = alloc_page(GFP_HIGHUSER | __GFP_ZERO);
+	if (!area->page)
 		goto fail;
-	area->mapping.name = "[uprobes]";
-	area->mapping.pages = area->pages;
 	init_waitqueue_head(&area->wq);
 
 	/* slot 0 is the trampoline's for the mm's life */
 	__set_bit(0, area->slots);
 	atomic_set(&area->used, 1);
 	code = arch_uprobe_trampoline(&size);
-	arch_uprobe_copy_ixol(area->pages[0], 0, code, size);
+	arch_uprobe_copy_ixol(area->page, 0, code, size);
 
 	if (mmap_write_lock_killable(mm))
 		goto fail;
@@ -130,7 +145,7 @@ static struct xol_area *xol_area_create(unsigned long want)
 		goto unlock;
 	vma = _install_special_mapping(mm, vaddr, PAGE_SIZE,
 				       VM_EXEC | VM_MAYEXEC | VM_DONTCOPY | VM_IO,
-				       &area->mapping);
+				       &xol_mapping);
 	if (IS_ERR(vma))
 		goto unlock;
 	area->vaddr = vaddr;
@@ -194,7 +209,7 @@ unsigned long uprobe_xol_take(struct uprobe *uprobe)
 	atomic_inc(&area->used);
 
 	vaddr = area->vaddr + nr * UPROBE_XOL_SLOT_BYTES;
-	arch_uprobe_copy_ixol(area->pages[0], vaddr, &uprobe->arch.ixol,
+	arch_uprobe_copy_ixol(area->page, vaddr, &uprobe->arch.ixol,
 			      sizeof(uprobe->arch.ixol));
 	return vaddr;
 }
@@ -230,7 +245,8 @@ void uprobe_xol_release(struct task_struct *t)
 
 /**
  * uprobe_xol_free - free an mm's XOL page
- * @mm: the mm, being freed; its mappings are gone
+ * @mm: the mm, being freed; no task uses it any more (its mappings are
+ *	closed after this)
  *
  * Context: any, must not sleep.
  */
@@ -238,6 +254,7 @@ void uprobe_xol_free(struct mm_struct *mm)
 {
 	struct xol_area *area = mm->uprobes_state.xol_area;
 
+	mm->uprobes_state.xol_area = NULL;
 	if (area)
 		xol_area_free(area);
 }

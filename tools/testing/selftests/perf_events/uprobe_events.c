@@ -507,15 +507,31 @@ TEST_F(up, fork_inside_return_probe)
 #define THREADS		8
 #define THREAD_CALLS	1000
 
+static pthread_barrier_t start_line;
+
+/*
+ * Each thread counts its own calls with its own entry and return events,
+ * all threads hitting the one breakpoint (and stepping out of line from
+ * the one XOL page) at once.
+ */
 static void *thread_calls(void *arg)
 {
 	long bad = 0;
-	int i;
+	int entry, ret, i;
 
+	entry = open_probe(uf_step, 0);
+	ret = open_probe(uf_step, RETPROBE);
+	pthread_barrier_wait(&start_line);
+	if (entry < 0 || ret < 0)
+		return (void *)-1L;
 	for (i = 0; i < THREAD_CALLS; i++) {
 		bad += OPAQUE(uf_step)(i) != i + 1;
 		bad += OPAQUE(uf_call)(i) != i + 1;
 	}
+	bad += perf_read_count(entry) != THREAD_CALLS * 2;
+	bad += perf_read_count(ret) != THREAD_CALLS * 2;
+	close(entry);
+	close(ret);
 	return (void *)bad;
 }
 
@@ -523,23 +539,17 @@ static void *thread_calls(void *arg)
 TEST_F(up, threads)
 {
 	pthread_t t[THREADS];
-	int entry, ret, i;
 	void *bad;
+	int i;
 
-	entry = open_probe_on(0, uf_step, 0, 0, 1);
-	ASSERT_GE(entry, 0) TH_LOG("%s", strerror(errno));
-	ret = open_probe_on(0, uf_step, RETPROBE, 0, 1);
-	ASSERT_GE(ret, 0) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(pthread_barrier_init(&start_line, NULL, THREADS), 0);
 	for (i = 0; i < THREADS; i++)
 		ASSERT_EQ(pthread_create(&t[i], NULL, thread_calls, NULL), 0);
 	for (i = 0; i < THREADS; i++) {
 		ASSERT_EQ(pthread_join(t[i], &bad), 0);
-		EXPECT_EQ((long)bad, 0);
+		EXPECT_EQ((long)bad, 0) TH_LOG("thread %d", i);
 	}
-	EXPECT_EQ(perf_read_count(entry), THREADS * THREAD_CALLS * 2);
-	EXPECT_EQ(perf_read_count(ret), THREADS * THREAD_CALLS * 2);
-	close(entry);
-	close(ret);
+	pthread_barrier_destroy(&start_line);
 }
 
 static int churn_stop;
