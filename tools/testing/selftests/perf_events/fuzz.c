@@ -9,7 +9,9 @@
  *
  * Events: every type the guest has (software, tracepoints from tracefs,
  * breakpoints on this program's own variables and code, the kprobe PMU on
- * a few known functions, our test_pmu when present, hardware, cache and
+ * a few known functions, the uprobe PMU on this program's own functions
+ * (entry and return probes, now and then with an SDT counter), our
+ * test_pmu when present, hardware, cache and
  * raw events, and any other PMU in /sys/bus/event_source/devices), with
  * random sample_type, read_format, flags, periods and frequencies, mostly
  * valid and sometimes garbage; alone or in groups.
@@ -124,17 +126,18 @@ static const unsigned int op_weight[NR_OPS] = {
 
 enum kind {
 	K_SW, K_TP, K_BP, K_KPROBE, K_TEST_PMU, K_HW, K_CACHE, K_RAW, K_OTHER,
-	NR_KINDS
+	K_UPROBE, NR_KINDS
 };
 
 static const char * const kind_name[NR_KINDS] = {
 	"software", "tracepoint", "breakpoint", "kprobe", "test_pmu",
-	"hardware", "hw-cache", "raw", "other",
+	"hardware", "hw-cache", "raw", "other", "uprobe",
 };
 
 static const unsigned int kind_weight[NR_KINDS] = {
 	[K_SW] = 30, [K_TP] = 12, [K_BP] = 12, [K_KPROBE] = 6,
 	[K_TEST_PMU] = 14, [K_HW] = 8, [K_CACHE] = 4, [K_RAW] = 3, [K_OTHER] = 4,
+	[K_UPROBE] = 6,
 };
 
 /* Counters of the whole run, shared by every process (MAP_SHARED). */
@@ -181,7 +184,12 @@ static int seconds;
 
 static int tp_ids[MAX_TP_IDS], nr_tp_ids;
 static int pmu_types[MAX_TYPES], nr_pmu_types;
-static int kprobe_type = -1, test_pmu_type = -1;
+static int kprobe_type = -1, test_pmu_type = -1, uprobe_type = -1;
+/* uprobes: this program's file, and offsets in it of code the work runs */
+static char self_exe[512];
+static long uprobe_offs[2], uprobe_ctr_off;
+/* initialized, so in .data, in the file-backed mapping an SDT counter needs */
+static short uprobe_ctr = 1;
 
 static int live_children;	/* __atomic */
 static int live_threads;	/* __atomic */
@@ -377,8 +385,44 @@ static void scan_pmus(void)
 			kprobe_type = type;
 		else if (!strcmp(de->d_name, "test_pmu"))
 			test_pmu_type = type;
+		else if (!strcmp(de->d_name, "uprobe"))
+			uprobe_type = type;
 	}
 	closedir(d);
+}
+
+/* the offset in this program's file that @addr is mapped from */
+static long self_offset(const void *addr)
+{
+	unsigned long a = (unsigned long)addr, start, end, off;
+	char line[512];
+	long result = -1;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %*s %lx", &start, &end, &off) == 3 &&
+		    a >= start && a < end && strchr(line, '/')) {
+			result = a - start + off;
+			break;
+		}
+	}
+	fclose(f);
+	return result;
+}
+
+static void discover_uprobes(void)
+{
+	ssize_t n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+
+	uprobe_offs[0] = self_offset(bp_func);
+	uprobe_offs[1] = self_offset(bp_call);
+	uprobe_ctr_off = self_offset(&uprobe_ctr);
+	if (n <= 0 || uprobe_offs[0] < 0 || uprobe_offs[1] < 0)
+		uprobe_type = -1;
+	else
+		self_exe[n] = 0;
 }
 
 static void discover(void)
@@ -391,6 +435,7 @@ static void discover(void)
 	if (!nr_tp_ids)
 		scan_tracepoints("/sys/kernel/debug/tracing/events");
 	scan_pmus();
+	discover_uprobes();
 	/*
 	 * Creating and removing kprobes while other CPUs run the probed
 	 * function ends, now and then, in "Oops: int3" at function+1 under
@@ -496,6 +541,21 @@ static void gen_type_config(struct ctx *c, struct perf_event_attr *a, int kind)
 		if (garbage(c, 10))
 			a->config1 = 0;
 		break;
+	case K_UPROBE:
+		/* entry or return probes on code op_work() runs */
+		a->type = uprobe_type;
+		a->config = chance(c, 40);
+		a->config1 = (uintptr_t)self_exe;
+		a->config2 = uprobe_offs[rnd(c, 2)];
+		if (chance(c, 20) && uprobe_ctr_off > 0)
+			a->config |= (uint64_t)uprobe_ctr_off << 32;
+		if (garbage(c, 15))
+			a->config2 = rnd64(c);
+		if (garbage(c, 10))
+			a->config |= rnd64(c) & ~0xffffffffull;
+		if (garbage(c, 5))
+			a->config1 = 0;
+		break;
 	case K_TEST_PMU:
 		a->type = test_pmu_type;
 		a->config = rnd(c, 256) | (chance(c, 20) ? 0x100 : 0);
@@ -550,6 +610,8 @@ static int pick_kind(struct ctx *c)
 		if (k == K_KPROBE && kprobe_type < 0)
 			continue;
 		if (k == K_TEST_PMU && test_pmu_type < 0)
+			continue;
+		if (k == K_UPROBE && uprobe_type < 0)
 			continue;
 		return k;
 	}
