@@ -549,8 +549,14 @@ static void gen_type_config(struct ctx *c, struct perf_event_attr *a, int kind)
 		a->config2 = uprobe_offs[rnd(c, 2)];
 		if (chance(c, 20) && uprobe_ctr_off > 0)
 			a->config |= (uint64_t)uprobe_ctr_off << 32;
+		/*
+		 * Past the end of the file: EINVAL.  Not inside this
+		 * program's code, where a breakpoint in the middle of an
+		 * instruction would break the fuzzer itself (as it would on
+		 * upstream).
+		 */
 		if (garbage(c, 15))
-			a->config2 = rnd64(c);
+			a->config2 = (1ull << 40) + rnd(c, 4096);
 		if (garbage(c, 10))
 			a->config |= rnd64(c) & ~0xffffffffull;
 		if (garbage(c, 5))
