@@ -391,34 +391,13 @@ static void scan_pmus(void)
 	closedir(d);
 }
 
-/* the offset in this program's file that @addr is mapped from */
-static long self_offset(const void *addr)
-{
-	unsigned long a = (unsigned long)addr, start, end, off;
-	char line[512];
-	long result = -1;
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx %*s %lx", &start, &end, &off) == 3 &&
-		    a >= start && a < end && strchr(line, '/')) {
-			result = a - start + off;
-			break;
-		}
-	}
-	fclose(f);
-	return result;
-}
-
 static void discover_uprobes(void)
 {
 	ssize_t n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
 
-	uprobe_offs[0] = self_offset(bp_func);
-	uprobe_offs[1] = self_offset(bp_call);
-	uprobe_ctr_off = self_offset(&uprobe_ctr);
+	uprobe_offs[0] = self_file_offset(bp_func);
+	uprobe_offs[1] = self_file_offset(bp_call);
+	uprobe_ctr_off = self_file_offset(&uprobe_ctr);
 	if (n <= 0 || uprobe_offs[0] < 0 || uprobe_offs[1] < 0)
 		uprobe_type = -1;
 	else

@@ -37,28 +37,6 @@ static int pmu_type(const char *name)
 	return read_long(path, &type) ? -1 : type;
 }
 
-/* the file offset @addr of this executable is mapped from */
-static long file_offset(const void *addr)
-{
-	unsigned long a = (unsigned long)addr, start, end, off;
-	char line[512];
-	long result = -1;
-	FILE *f;
-
-	f = fopen("/proc/self/maps", "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx %*s %lx", &start, &end, &off) == 3 &&
-		    a >= start && a < end && strchr(line, '/')) {
-			result = a - start + off;
-			break;
-		}
-	}
-	fclose(f);
-	return result;
-}
-
 static void sampling_attr(struct perf_event_attr *attr)
 {
 	perf_attr_init(attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
@@ -141,7 +119,7 @@ TEST_F(lockdown, the_rest_allowed)
 	exe[n] = 0;
 	perf_attr_init(&attr, type, 0);
 	attr.uprobe_path = (__u64)(uintptr_t)exe;
-	attr.probe_offset = file_offset(sampling_attr);
+	attr.probe_offset = self_file_offset(sampling_attr);
 	ASSERT_GT(attr.probe_offset, 0);
 	fd = open_self(&attr);
 	EXPECT_GE(fd, 0) TH_LOG("uprobe: %s", strerror(errno));

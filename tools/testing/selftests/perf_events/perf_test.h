@@ -71,6 +71,30 @@ static inline void compiler_barrier(void)
  */
 #define OPAQUE(f) ({ __auto_type __p = (f); asm volatile("" : "+r"(__p)); __p; })
 
+/*
+ * The offset in this program's file that @addr is mapped from (for uprobe
+ * events on the test's own code and data), -1 when no file maps it.
+ */
+static inline long self_file_offset(const void *addr)
+{
+	unsigned long a = (unsigned long)addr, start, end, off;
+	char line[512];
+	long result = -1;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %*s %lx", &start, &end, &off) == 3 &&
+		    a >= start && a < end && strchr(line, '/')) {
+			result = a - start + off;
+			break;
+		}
+	}
+	fclose(f);
+	return result;
+}
+
 /* perf_event_open(2), which libc does not wrap. */
 static inline int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 				      int cpu, int group_fd, unsigned long flags)

@@ -57,38 +57,13 @@ static int uprobe_type(void)
 	return type;
 }
 
-/* the file offset @addr of this executable is mapped from */
-static long file_offset(const void *addr)
-{
-	unsigned long a = (unsigned long)addr, start, end, off;
-	char line[512], perms[8], path[256];
-	long result = -1;
-	FILE *f;
-
-	f = fopen("/proc/self/maps", "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		path[0] = 0;
-		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %255s", &start, &end,
-			   perms, &off, path) < 4)
-			continue;
-		if (a >= start && a < end && path[0] == '/') {
-			result = a - start + off;
-			break;
-		}
-	}
-	fclose(f);
-	return result;
-}
-
 /* a counting (or sampling, @period) uprobe on this process */
 static int open_probe_on(pid_t pid, const void *fn, __u64 config,
 			 __u64 period, int inherit)
 {
 	struct perf_event_attr attr;
 	int type = uprobe_type();
-	long off = file_offset(fn);
+	long off = self_file_offset(fn);
 
 	if (type < 0 || off < 0)
 		return -2;
@@ -321,7 +296,7 @@ TEST_F(up, callchain_hides_trampoline)
 	ASSERT_GE(ret, 0) TH_LOG("%s", strerror(errno));
 	perf_attr_init(&attr, self->type, 0);
 	attr.uprobe_path = (__u64)(uintptr_t)self_path;
-	attr.probe_offset = file_offset(uf_step);
+	attr.probe_offset = self_file_offset(uf_step);
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
 	attr.exclude_callchain_kernel = 1;
@@ -388,7 +363,7 @@ TEST_F(up, breakpoint_in_and_out)
 /* a mapping of the file made after the open gets the breakpoint too */
 TEST_F(up, later_mapping_gets_it)
 {
-	long off = file_offset(uf_step);
+	long off = self_file_offset(uf_step);
 	unsigned char *map;
 	struct stat st;
 	int fd, file;
@@ -410,7 +385,7 @@ TEST_F(up, later_mapping_gets_it)
 /* the SDT counter: 1 while the breakpoint is in this mm, 0 after */
 TEST_F(up, ref_ctr_counts_the_breakpoint)
 {
-	long sema = file_offset((const void *)&uf_sema);
+	long sema = self_file_offset((const void *)&uf_sema);
 	int fd, fd2, fd3;
 
 	ASSERT_GT(sema, 0);
@@ -427,7 +402,7 @@ TEST_F(up, ref_ctr_counts_the_breakpoint)
 	EXPECT_EQ(perf_read_count(fd2), 10);
 
 	/* another counter for a probe that has one */
-	fd3 = open_probe(uf_emul, (__u64)file_offset((const void *)&uf_sema_other)
+	fd3 = open_probe(uf_emul, (__u64)self_file_offset((const void *)&uf_sema_other)
 				   << REF_CTR_SHIFT);
 	EXPECT_LT(fd3, 0);
 	EXPECT_EQ(errno, EINVAL);
@@ -634,7 +609,7 @@ TEST_F(up, errors)
 	EXPECT_EQ(errno, ENOTSUPP);
 
 	perf_attr_init(&attr, self->type, 0);
-	attr.probe_offset = file_offset(uf_step);
+	attr.probe_offset = self_file_offset(uf_step);
 	/* no path */
 	EXPECT_LT(sys_perf_event_open(&attr, 0, -1, -1, 0), 0);
 	EXPECT_EQ(errno, EINVAL);
@@ -649,7 +624,7 @@ TEST_F(up, errors)
 	EXPECT_LT(sys_perf_event_open(&attr, 0, -1, -1, 0), 0);
 	EXPECT_EQ(errno, EINVAL);
 	/* a counter offset that is not a short's */
-	attr.probe_offset = file_offset(uf_step);
+	attr.probe_offset = self_file_offset(uf_step);
 	attr.config = 1ull << REF_CTR_SHIFT;
 	EXPECT_LT(sys_perf_event_open(&attr, 0, -1, -1, 0), 0);
 	EXPECT_EQ(errno, EINVAL);
