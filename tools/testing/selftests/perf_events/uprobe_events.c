@@ -13,8 +13,9 @@
  *  - the breakpoint is in this process's text while an event is open and
  *    gone after, private copy of the page included; a mapping made later
  *    gets it too;
- *  - the reference counter is 1 while the probe is in, 0 after, and a
- *    second counter offset for the same probe is refused;
+ *  - the reference counter is 1 while the probe is in, 0 after, also when
+ *    its data is mapped after the text, and a second counter offset for
+ *    the same probe is refused;
  *  - forked children run probed code unharmed, and are counted only with
  *    inherit; a child forked inside a return probe returns through it;
  *    threads hitting one probe at once are all counted; probes opened and
@@ -414,6 +415,71 @@ TEST_F(up, ref_ctr_counts_the_breakpoint)
 	close(fd2);
 	EXPECT_EQ(sema_read(&uf_sema), 0);
 	EXPECT_EQ(sema_read(&uf_sema_other), 0);
+}
+
+/* copy this program to @path: a file of its own, mapped by nobody yet */
+static int copy_self(const char *path)
+{
+	char buf[65536];
+	int in, out, ok = 0;
+	ssize_t n;
+
+	in = open(self_path, O_RDONLY);
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (in >= 0 && out >= 0) {
+		ok = 1;
+		while ((n = read(in, buf, sizeof(buf))) > 0)
+			ok &= write(out, buf, n) == n;
+	}
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return ok ? 0 : -1;
+}
+
+/*
+ * The counter's data mapping appears after the text got the breakpoint
+ * (as ld.so maps a library): the increment waits for it, and lands there
+ * when it is mapped.
+ */
+TEST_F(up, ref_ctr_mapped_later)
+{
+	const char *copy = "/tmp/uprobe_events.copy";
+	long psz = sysconf(_SC_PAGESIZE);
+	long text = self_file_offset(uf_step), sema = self_file_offset(&uf_sema);
+	struct perf_event_attr attr;
+	unsigned char *t;
+	short *d;
+	int fd, file;
+
+	ASSERT_GT(text, 0);
+	ASSERT_GT(sema, 0);
+	ASSERT_EQ(copy_self(copy), 0);
+	perf_attr_init(&attr, self->type, (__u64)sema << REF_CTR_SHIFT);
+	attr.uprobe_path = (__u64)(uintptr_t)copy;
+	attr.probe_offset = text;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+
+	file = open(copy, O_RDONLY);
+	ASSERT_GE(file, 0);
+	t = mmap(NULL, psz, PROT_READ | PROT_EXEC, MAP_PRIVATE, file,
+		 text & ~(psz - 1));
+	ASSERT_NE(t, MAP_FAILED);
+	EXPECT_EQ(memcmp(t + (text & (psz - 1)), bp_insn, BP_LEN), 0);
+	d = mmap(NULL, psz, PROT_READ | PROT_WRITE, MAP_PRIVATE, file,
+		 sema & ~(psz - 1));
+	ASSERT_NE(d, MAP_FAILED);
+	EXPECT_EQ(sema_read((short *)((char *)d + (sema & (psz - 1)))), 1);
+
+	close(fd);
+	EXPECT_EQ(sema_read((short *)((char *)d + (sema & (psz - 1)))), 0);
+	EXPECT_NE(memcmp(t + (text & (psz - 1)), bp_insn, BP_LEN), 0);
+	munmap(d, psz);
+	munmap(t, psz);
+	close(file);
+	unlink(copy);
 }
 
 /*
