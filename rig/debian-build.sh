@@ -100,7 +100,8 @@ timed configure configure
 [ "$STEP" = config ] && exit 0
 timed perf perf_objs
 [ "$STEP" = perf ] && exit 0
-timed vmlinux dmake -j"$(nproc)" vmlinux
+# KEEP_GOING=1: go on past errors, to list every object that fails
+timed vmlinux dmake -j"$(nproc)" ${KEEP_GOING:+-k} vmlinux
 [ "$STEP" = vmlinux ] && { log "debian: total $((SECONDS - t0)) s"; exit 0; }
 timed modules modules
 log "debian: total $((SECONDS - t0)) s"
