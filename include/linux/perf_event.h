@@ -859,18 +859,23 @@ struct perf_pmu_events_attr {
 	const char *event_str;
 };
 
+/*
+ * Both end with their own semicolon, as upstream's do: some drivers (the
+ * Intel IOMMU perfmon) write them without one; the others add one, an
+ * empty declaration that C tolerates at file scope.
+ */
 #define PMU_EVENT_ATTR(_name, _var, _id, _show)				\
 static struct perf_pmu_events_attr _var = {				\
 	.attr = __ATTR(_name, 0444, _show, NULL),			\
 	.id   =  _id,							\
-}
+};
 
 #define PMU_EVENT_ATTR_STRING(_name, _var, _str)			\
 static struct perf_pmu_events_attr _var = {				\
 	.attr		= __ATTR(_name, 0444, perf_event_sysfs_show, NULL), \
 	.id		= 0,						\
 	.event_str	= _str,						\
-}
+};
 
 #define PMU_EVENT_ATTR_ID(_name, _show, _id)				\
 	(&((struct perf_pmu_events_attr[]) {				\
