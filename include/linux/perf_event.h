@@ -253,6 +253,10 @@ struct hw_perf_event {
  * @name: the sysfs name, set by perf_pmu_register()
  * @type: the perf_event_attr::type value that selects this PMU
  * @capabilities: PERF_PMU_CAP_* bits
+ * @scope: PERF_PMU_SCOPE_*: the CPUs one instance of the PMU serves (a
+ *	core, die, cluster, package or the machine); the core then shows
+ *	the CPU that carries its events as sysfs "cpumask" and moves them
+ *	when that CPU goes offline (kernel/events/scope.c)
  * @task_ctx_nr: perf_hw_context for PMUs with counters, perf_sw_context for
  *	PMUs that can always schedule, perf_invalid_context for uncore-like
  *	PMUs that refuse per-task events
@@ -279,6 +283,26 @@ struct hw_perf_event {
  * @check_period: refuse a period the hardware cannot take
  * @filter: return true to refuse scheduling on the current CPU
  */
+/**
+ * enum perf_pmu_scope - what one instance of a PMU counts for
+ * @PERF_PMU_SCOPE_NONE: per CPU, or the driver looks after CPUs itself
+ * @PERF_PMU_SCOPE_CORE: the SMT siblings of one core
+ * @PERF_PMU_SCOPE_DIE: one die
+ * @PERF_PMU_SCOPE_CLUSTER: one cluster (CPUs sharing an L2, on arm64)
+ * @PERF_PMU_SCOPE_PKG: one package (socket)
+ * @PERF_PMU_SCOPE_SYS_WIDE: the whole machine (an IOMMU, a DMA engine)
+ * @PERF_PMU_MAX_SCOPE: the number of scopes
+ */
+enum perf_pmu_scope {
+	PERF_PMU_SCOPE_NONE	= 0,
+	PERF_PMU_SCOPE_CORE,
+	PERF_PMU_SCOPE_DIE,
+	PERF_PMU_SCOPE_CLUSTER,
+	PERF_PMU_SCOPE_PKG,
+	PERF_PMU_SCOPE_SYS_WIDE,
+	PERF_PMU_MAX_SCOPE,
+};
+
 struct pmu {
 	struct list_head		entry;
 	struct module			*module;
@@ -289,6 +313,7 @@ struct pmu {
 	const char			*name;
 	int				type;
 	int				capabilities;
+	unsigned int			scope;
 	int __percpu			*pmu_disable_count;
 	void __percpu			*pmu_cpu_context;
 	atomic_t			exclusive_cnt;
@@ -341,6 +366,7 @@ typedef void (*perf_overflow_handler_t)(struct perf_event *,
 #define PERF_EV_CAP_SOFTWARE		BIT(0)
 #define PERF_EV_CAP_READ_ACTIVE_PKG	BIT(1)
 #define PERF_EV_CAP_SIBLING		BIT(2)
+#define PERF_EV_CAP_READ_SCOPE		BIT(3)
 
 /* event->attach_state: which lists the event is on */
 #define PERF_ATTACH_CONTEXT	0x0001
@@ -908,6 +934,7 @@ ssize_t perf_event_sysfs_show(struct device *dev, struct device_attribute *attr,
 /* registry */
 int perf_pmu_register(struct pmu *pmu, const char *name, int type);
 void perf_pmu_unregister(struct pmu *pmu);
+void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu);
 void perf_pmu_disable(struct pmu *pmu);
 void perf_pmu_enable(struct pmu *pmu);
 bool perf_running_task_reads_counters(void);

@@ -151,10 +151,9 @@ static int perf_bpf_attach_tracer(struct perf_event *event,
 int perf_event_set_bpf_prog(struct perf_event *event, struct bpf_prog *prog,
 			    u64 bpf_cookie)
 {
-	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *ctx = perf_event_ctx_lock(event);
 	int ret;
 
-	mutex_lock(&ctx->mutex);
 	if (perf_event_is_tracing(event))
 		ret = perf_bpf_attach_tracer(event, prog, bpf_cookie);
 	else

@@ -267,6 +267,35 @@ struct perf_event_context *perf_find_get_context(struct task_struct *task,
 	return ctx;
 }
 
+/**
+ * perf_event_ctx_lock_nested - lock the mutex of the context @event is in
+ * @event: the event; the caller holds a reference
+ * @subclass: the lockdep subclass of the mutex
+ *
+ * An event spends its life in one context, with one exception: the CPU
+ * events of a PMU with a scope move to another CPU's context when theirs
+ * goes offline (scope.c), and the move changes event->ctx with both
+ * contexts' mutexes held.  So the context read before the mutex is taken
+ * is read again after; a second pass happens only across such a move.
+ * CPU contexts are never freed, so the stale one is safe to lock.
+ *
+ * Context: process context, may sleep.
+ * Return: the context, its mutex held.
+ */
+struct perf_event_context *perf_event_ctx_lock_nested(struct perf_event *event,
+						      int subclass)
+{
+	struct perf_event_context *ctx;
+
+	for (;;) {
+		ctx = READ_ONCE(event->ctx);
+		mutex_lock_nested(&ctx->mutex, subclass);
+		if (likely(ctx == READ_ONCE(event->ctx)))
+			return ctx;
+		mutex_unlock(&ctx->mutex);
+	}
+}
+
 /* CPU hotplug: a CPU's context is active exactly while the CPU is online */
 
 static void perf_cpu_up_local(void *unused)
@@ -320,6 +349,7 @@ int perf_event_init_cpu(unsigned int cpu)
 	if (cpu == smp_processor_id() && cpu_online(cpu)) {
 		unsigned long flags;
 
+		perf_scope_cpu_up(cpu);
 		local_irq_save(flags);
 		perf_cpu_up_local(NULL);
 		local_irq_restore(flags);
@@ -340,6 +370,8 @@ int perf_event_exit_cpu(unsigned int cpu)
 	if (cpu == smp_processor_id()) {
 		unsigned long flags;
 
+		/* while this CPU can still run the moves */
+		perf_scope_cpu_down(cpu);
 		local_irq_save(flags);
 		perf_cpu_down_local(NULL);
 		local_irq_restore(flags);

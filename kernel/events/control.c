@@ -12,13 +12,13 @@
  */
 #include "internal.h"
 
-/* Add @event to @ctx's lists.  ctx->lock held. */
-static void ctx_add_event(struct perf_event *event,
-			  struct perf_event_context *ctx)
+/*
+ * The part of joining @ctx that is the event's own, whatever its group:
+ * the context's lists and counts, side-band, and its clock.  ctx->lock.
+ */
+static void ctx_account_event(struct perf_event *event,
+			      struct perf_event_context *ctx)
 {
-	struct perf_event *leader = event->group_leader;
-	bool held;
-
 	lockdep_assert_held(&ctx->lock);
 	if (perf_event_is_cgroup(event))
 		perf_cgroup_event_added(ctx, event);
@@ -34,7 +34,34 @@ static void ctx_add_event(struct perf_event *event,
 		ctx->nr_user_read++;
 	event->attach_state |= PERF_ATTACH_CONTEXT;
 	perf_sb_attach(ctx, event);
+}
 
+/*
+ * Undo ctx_account_event() but for the cgroup clocks and nr_user_read,
+ * which the callers settle around their state changes.  ctx->lock.
+ */
+static void ctx_unaccount_event(struct perf_event *event,
+				struct perf_event_context *ctx)
+{
+	lockdep_assert_held(&ctx->lock);
+	perf_sb_detach(ctx, event);
+	list_del_init(&event->event_entry);
+	ctx->nr_events--;
+	if (event->attr.inherit_stat)
+		ctx->nr_stat--;
+	if (event->attr.freq)
+		ctx->nr_freq--;
+	event->attach_state &= ~PERF_ATTACH_CONTEXT;
+}
+
+/* Add @event to @ctx's lists.  ctx->lock held. */
+static void ctx_add_event(struct perf_event *event,
+			  struct perf_event_context *ctx)
+{
+	struct perf_event *leader = event->group_leader;
+	bool held;
+
+	ctx_account_event(event, ctx);
 	if (leader == event) {
 		perf_group_link(ctx, event);
 	} else {
@@ -151,14 +178,8 @@ static void __perf_remove(struct perf_event *event,
 		event->nr_siblings = 0;
 	}
 
-	perf_sb_detach(ctx, event);
-	list_del_init(&event->event_entry);
-	ctx->nr_events--;
-	if (event->attr.inherit_stat)
-		ctx->nr_stat--;
-	if (event->attr.freq)
-		ctx->nr_freq--;
-	event->attach_state &= ~(PERF_ATTACH_CONTEXT | PERF_ATTACH_GROUP);
+	ctx_unaccount_event(event, ctx);
+	event->attach_state &= ~PERF_ATTACH_GROUP;
 	if (event->state > PERF_EVENT_STATE_EXIT)
 		perf_event_set_state(event, *(enum perf_event_state *)data);
 	/* its times are settled: the last one stops the cgroup clocks */
@@ -187,6 +208,80 @@ void perf_remove_from_context(struct perf_event *event, bool exited)
 					       PERF_EVENT_STATE_OFF;
 
 	perf_ctx_call(event, __perf_remove, &final);
+}
+
+/*
+ * Moving a group to another CPU's context (scope.c): it leaves as a whole
+ * and arrives as a whole.  Members stay members, each event keeps its
+ * state (a running group arrives waiting, to go on again at once where it
+ * fits) and its times, which are settled on the way out and restarted on
+ * the way in against the new context's clock.
+ */
+static void group_member_leave(struct perf_event *event,
+			       struct perf_event_context *ctx)
+{
+	perf_event_update_time(event);
+	if (perf_event_user_read_ctx(event))
+		ctx->nr_user_read--;
+	ctx_unaccount_event(event, ctx);
+	if (perf_event_is_cgroup(event))
+		perf_cgroup_event_removed(ctx, event);
+}
+
+static void __perf_group_lift(struct perf_event *leader,
+			      struct perf_event_context *ctx, void *data)
+{
+	struct perf_event *sibling;
+
+	if (!(leader->attach_state & PERF_ATTACH_CONTEXT))
+		return;
+	perf_group_sched_out(leader, ctx);
+	perf_group_unlink(ctx, leader);
+	group_member_leave(leader, ctx);
+	for_each_sibling_event(sibling, leader)
+		group_member_leave(sibling, ctx);
+}
+
+static void __perf_group_land(struct perf_event *leader,
+			      struct perf_event_context *ctx, void *data)
+{
+	struct perf_event *sibling;
+
+	ctx_account_event(leader, ctx);
+	for_each_sibling_event(sibling, leader)
+		ctx_account_event(sibling, ctx);
+	perf_group_link(ctx, leader);
+	if (leader->state == PERF_EVENT_STATE_INACTIVE)
+		perf_event_place(leader, ctx);
+}
+
+/**
+ * perf_group_lift - take a whole group out of its CPU context, intact
+ * @leader: the group leader, in a CPU context
+ *
+ * Afterwards no member is on a PMU or in any context list, and only the
+ * caller, who holds the context's mutex, may touch the group until
+ * perf_group_land().
+ *
+ * Context: process context, leader->ctx->mutex held.
+ */
+void perf_group_lift(struct perf_event *leader)
+{
+	lockdep_assert_held(&leader->ctx->mutex);
+	perf_ctx_call(leader, __perf_group_lift, NULL);
+}
+
+/**
+ * perf_group_land - put a lifted group into its (new) context
+ * @leader: the group leader; leader->ctx and every member's ctx and cpu
+ *	already name the new context
+ *
+ * Context: process context, the new context's mutex held.
+ */
+void perf_group_land(struct perf_event *leader)
+{
+	lockdep_assert_held(&leader->ctx->mutex);
+	perf_ctx_call(leader, __perf_group_land, NULL);
 }
 
 static void __perf_enable(struct perf_event *event,
@@ -295,9 +390,8 @@ void perf_event_group_switch(struct perf_event *leader, bool enable)
  */
 void perf_event_enable(struct perf_event *event)
 {
-	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *ctx = perf_event_ctx_lock(event);
 
-	mutex_lock(&ctx->mutex);
 	perf_event_do_enable(event);
 	mutex_unlock(&ctx->mutex);
 }
@@ -309,9 +403,8 @@ EXPORT_SYMBOL_GPL(perf_event_enable);
  */
 void perf_event_disable(struct perf_event *event)
 {
-	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *ctx = perf_event_ctx_lock(event);
 
-	mutex_lock(&ctx->mutex);
 	perf_event_do_disable(event);
 	mutex_unlock(&ctx->mutex);
 }
@@ -395,6 +488,8 @@ static void __perf_event_period(struct perf_event *event,
  */
 int perf_event_period(struct perf_event *event, u64 value)
 {
+	struct perf_event_context *ctx;
+
 	if (!is_sampling_event(event))
 		return -EINVAL;
 	if (!value)
@@ -406,9 +501,9 @@ int perf_event_period(struct perf_event *event, u64 value)
 	if (event->pmu->check_period && event->pmu->check_period(event, value))
 		return -EINVAL;
 
-	mutex_lock(&event->ctx->mutex);
+	ctx = perf_event_ctx_lock(event);
 	perf_ctx_call(event, __perf_event_period, &value);
-	mutex_unlock(&event->ctx->mutex);
+	mutex_unlock(&ctx->mutex);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(perf_event_period);
@@ -441,10 +536,9 @@ EXPORT_SYMBOL_GPL(perf_event_refresh);
  */
 u64 perf_event_pause(struct perf_event *event, bool reset)
 {
-	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *ctx = perf_event_ctx_lock(event);
 	u64 enabled, running, count;
 
-	mutex_lock(&ctx->mutex);
 	perf_event_do_disable(event);
 	count = perf_event_read_count(event, &enabled, &running);
 	if (reset)

@@ -11,6 +11,7 @@
 #include <kunit/test.h>
 #include <linux/cpu.h>
 #include <linux/delay.h>
+#include <linux/topology.h>
 
 #include "internal.h"
 
@@ -180,6 +181,18 @@ static struct pmu fake_pmu = {
 	.read		= fake_read,
 };
 
+/* the same, as one instance for the whole machine (an IOMMU's, say) */
+static struct pmu scoped_pmu = {
+	.task_ctx_nr	= perf_invalid_context,
+	.scope		= PERF_PMU_SCOPE_SYS_WIDE,
+	.event_init	= fake_event_init,
+	.add		= fake_add,
+	.del		= fake_del,
+	.start		= fake_start,
+	.stop		= fake_stop,
+	.read		= fake_read,
+};
+
 static int fake_pmu_init(struct kunit *test)
 {
 	return perf_pmu_register(&fake_pmu, NULL, -1);
@@ -190,18 +203,25 @@ static void fake_pmu_exit(struct kunit *test)
 	perf_pmu_unregister(&fake_pmu);
 }
 
-static struct perf_event *fake_counter(struct kunit *test, bool pinned)
+static struct perf_event *fake_counter_on(struct kunit *test, int cpu,
+					  bool pinned, bool disabled)
 {
 	struct perf_event_attr attr = {
 		.type = fake_pmu.type,
 		.size = sizeof(attr),
 		.pinned = pinned,
+		.disabled = disabled,
 	};
 	struct perf_event *event;
 
-	event = perf_event_create_kernel_counter(&attr, 0, NULL, NULL, NULL);
+	event = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(event));
 	return event;
+}
+
+static struct perf_event *fake_counter(struct kunit *test, bool pinned)
+{
+	return fake_counter_on(test, 0, pinned, false);
 }
 
 static void fake_counters_fill_then_wait(struct kunit *test)
@@ -359,6 +379,94 @@ static void fake_removed_event_stays_off(struct kunit *test)
 		perf_event_release_kernel(ev[i]);
 }
 
+/*
+ * perf_pmu_migrate_context() moves a PMU's events from one CPU's context
+ * to another's as they are: the running ones run on the new CPU, a
+ * disabled one stays disabled (upstream's enables it), and counts and
+ * times carry on from where they were.
+ */
+static void fake_migrate_keeps_events(struct kunit *test)
+{
+	struct perf_cpu_context *to = &per_cpu(perf_cpu_ctx, 1);
+	u64 before[3], enabled[3], en, run, val;
+	struct perf_event *ev[3];
+	int i;
+
+	if (!cpu_online(1))
+		kunit_skip(test, "needs CPU 1 online");
+	ev[0] = fake_counter_on(test, 0, false, false);
+	ev[1] = fake_counter_on(test, 0, true, false);
+	ev[2] = fake_counter_on(test, 0, false, true);
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		before[i] = perf_event_read_value(ev[i], &enabled[i], &run);
+	KUNIT_EXPECT_EQ(test, per_cpu(fake_used, 0), 2);
+
+	perf_pmu_migrate_context(&fake_pmu, 0, 1);
+	KUNIT_EXPECT_EQ(test, per_cpu(fake_used, 0), 0);
+	KUNIT_EXPECT_EQ(test, per_cpu(fake_used, 1), 2);
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		KUNIT_EXPECT_EQ(test, ev[i]->cpu, 1);
+		KUNIT_EXPECT_PTR_EQ(test, ev[i]->ctx, &to->ctx);
+	}
+	KUNIT_EXPECT_EQ(test, ev[0]->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, ev[1]->state, PERF_EVENT_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, ev[2]->state, PERF_EVENT_STATE_OFF);
+	for (i = 0; i < 2; i++) {
+		val = perf_event_read_value(ev[i], &en, &run);
+		KUNIT_EXPECT_GT(test, val, before[i]);
+		KUNIT_EXPECT_GE(test, en, enabled[i]);
+	}
+	KUNIT_EXPECT_EQ(test, perf_event_read_value(ev[2], &en, &run),
+			before[2]);
+
+	/* and back: nothing stays behind */
+	perf_pmu_migrate_context(&fake_pmu, 1, 0);
+	KUNIT_EXPECT_EQ(test, per_cpu(fake_used, 1), 0);
+	KUNIT_EXPECT_EQ(test, per_cpu(fake_used, 0), 2);
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		perf_event_release_kernel(ev[i]);
+	KUNIT_EXPECT_EQ(test, per_cpu(fake_used, 0), 0);
+}
+
+/*
+ * A PMU with a scope: the CPU it picks for an instance is online and in
+ * that instance, the same one for every CPU of it, and an event opened
+ * on any CPU of the instance may be read from any of them.
+ */
+static void scoped_pmu_picks_one_cpu(struct kunit *test)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	struct perf_event *event;
+	unsigned int pick, cpu;
+
+	for_each_online_cpu(cpu) {
+		pick = perf_scope_pick(PERF_PMU_SCOPE_PKG, cpu);
+		KUNIT_EXPECT_TRUE(test, cpu_online(pick));
+		KUNIT_EXPECT_TRUE(test,
+				  cpumask_test_cpu(pick, topology_core_cpumask(cpu)));
+		KUNIT_EXPECT_EQ(test, perf_scope_pick(PERF_PMU_SCOPE_PKG, pick),
+				pick);
+		KUNIT_EXPECT_EQ(test,
+				perf_scope_pick(PERF_PMU_SCOPE_SYS_WIDE, cpu),
+				perf_scope_pick(PERF_PMU_SCOPE_SYS_WIDE, 0));
+	}
+	KUNIT_EXPECT_EQ(test, perf_scope_pick(PERF_PMU_SCOPE_NONE, 0),
+			nr_cpu_ids);
+
+	KUNIT_ASSERT_EQ(test, perf_pmu_register(&scoped_pmu, NULL, -1), 0);
+	attr.type = scoped_pmu.type;
+	event = perf_event_create_kernel_counter(&attr,
+						 cpumask_last(cpu_online_mask),
+						 NULL, NULL, NULL);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(event));
+	if (!IS_ERR(event)) {
+		KUNIT_EXPECT_TRUE(test,
+				  event->event_caps & PERF_EV_CAP_READ_SCOPE);
+		perf_event_release_kernel(event);
+	}
+	perf_pmu_unregister(&scoped_pmu);
+}
+
 static struct kunit_case perf_core_cases[] = {
 	KUNIT_CASE(pmu_types_are_upstreams),
 	KUNIT_CASE(swevent_period_math),
@@ -379,6 +487,8 @@ static struct kunit_case perf_sched_cases[] = {
 	KUNIT_CASE(fake_resched_disables_pmu_once),
 	KUNIT_CASE(fake_rotation_shares_counters),
 	KUNIT_CASE(fake_removed_event_stays_off),
+	KUNIT_CASE(fake_migrate_keeps_events),
+	KUNIT_CASE(scoped_pmu_picks_one_cpu),
 	{}
 };
 

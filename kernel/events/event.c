@@ -298,17 +298,18 @@ static void perf_event_drop_owner(struct perf_event *event)
  */
 int perf_event_release_kernel(struct perf_event *event)
 {
-	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *ctx;
 	struct perf_event *child;
 
 	perf_event_drop_owner(event);
 
-	if (!ctx) {
+	if (!event->ctx) {
 		perf_event_unref(event);
 		return 0;
 	}
 
-	mutex_lock(&ctx->mutex);
+	/* the context it is in now: see perf_event_ctx_lock_nested() */
+	ctx = perf_event_ctx_lock(event);
 	perf_remove_from_context(event, false);
 	mutex_unlock(&ctx->mutex);
 

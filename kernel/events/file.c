@@ -99,7 +99,7 @@ static ssize_t perf_read(struct file *file, char __user *buf, size_t count,
 			 loff_t *ppos)
 {
 	struct perf_event *event = file->private_data;
-	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *ctx;
 	u64 fmt = event->attr.read_format;
 	ssize_t ret;
 
@@ -111,7 +111,7 @@ static ssize_t perf_read(struct file *file, char __user *buf, size_t count,
 	if (READ_ONCE(event->state) == PERF_EVENT_STATE_ERROR)
 		return 0;
 
-	mutex_lock(&ctx->mutex);
+	ctx = perf_event_ctx_lock(event);
 	if (count < event->read_size) {
 		ret = -ENOSPC;
 	} else if (fmt & PERF_FORMAT_GROUP) {
@@ -306,7 +306,7 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct perf_event *event = file->private_data;
-	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *ctx;
 	long ret;
 
 	/* the LSM may refuse any change to the event */
@@ -349,7 +349,7 @@ static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	}
 	}
 
-	mutex_lock(&ctx->mutex);
+	ctx = perf_event_ctx_lock(event);
 	ret = perf_ioctl_locked(event, cmd, arg);
 	mutex_unlock(&ctx->mutex);
 	return ret;

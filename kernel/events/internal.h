@@ -182,6 +182,15 @@ void perf_unclone_ctx(struct perf_event_context *ctx);
 void perf_clone_ctx(struct perf_event_context *child_ctx,
 		    struct perf_event_context *parent_ctx);
 void perf_put_ctx(struct perf_event_context *ctx);
+struct perf_event_context *perf_event_ctx_lock_nested(struct perf_event *event,
+						      int subclass);
+
+static inline struct perf_event_context *
+perf_event_ctx_lock(struct perf_event *event)
+{
+	return perf_event_ctx_lock_nested(event, 0);
+}
+
 int perf_cpu_ctx_init(void);
 
 /* event.c */
@@ -195,6 +204,8 @@ void perf_event_free(struct perf_event *event);
 void perf_install_in_context(struct perf_event_context *ctx,
 			     struct perf_event *event);
 void perf_remove_from_context(struct perf_event *event, bool exited);
+void perf_group_lift(struct perf_event *leader);
+void perf_group_land(struct perf_event *leader);
 void perf_event_do_enable(struct perf_event *event);
 void perf_event_do_disable(struct perf_event *event);
 void perf_event_group_switch(struct perf_event *leader, bool enable);
@@ -261,6 +272,13 @@ void perf_event_unref(struct perf_event *event);
 int perf_init_event(struct perf_event *event);
 struct pmu *perf_pmu_by_type(int type);
 int perf_pmu_sysfs_init(void);
+void perf_pmu_for_each(void (*fn)(struct pmu *pmu, void *data), void *data);
+
+/* scope.c */
+unsigned int perf_scope_pick(unsigned int scope, int cpu);
+ssize_t perf_scope_show_cpumask(struct pmu *pmu, char *buf);
+void perf_scope_cpu_up(unsigned int cpu);
+void perf_scope_cpu_down(unsigned int cpu);
 void perf_exclusive_event_release(struct perf_event *event);
 bool perf_exclusive_installable(struct perf_event *event,
 				struct perf_event_context *ctx);

@@ -111,10 +111,19 @@ static ssize_t nr_addr_filters_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(nr_addr_filters);
 
+/* the CPUs that carry a scoped PMU's events: open them there */
+static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
+			    char *page)
+{
+	return perf_scope_show_cpumask(dev_get_drvdata(dev), page);
+}
+static DEVICE_ATTR_RO(cpumask);
+
 static struct attribute *pmu_dev_attrs[] = {
 	&dev_attr_type.attr,
 	&dev_attr_perf_event_mux_interval_ms.attr,
 	&dev_attr_nr_addr_filters.attr,
+	&dev_attr_cpumask.attr,
 	NULL,
 };
 
@@ -124,6 +133,9 @@ static umode_t pmu_dev_is_visible(struct kobject *kobj, struct attribute *a,
 	struct pmu *pmu = dev_get_drvdata(kobj_to_dev(kobj));
 
 	if (a == &dev_attr_nr_addr_filters.attr && !pmu->nr_addr_filters)
+		return 0;
+	/* a driver with its own cpumask attribute leaves scope at NONE */
+	if (a == &dev_attr_cpumask.attr && pmu->scope == PERF_PMU_SCOPE_NONE)
 		return 0;
 	return a->mode;
 }
@@ -218,6 +230,10 @@ int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 {
 	int ret;
 
+	if (WARN_ONCE(pmu->scope >= PERF_PMU_MAX_SCOPE,
+		      "perf: PMU %s has an invalid scope %u\n", name,
+		      pmu->scope))
+		return -EINVAL;
 	pmu->pmu_disable_count = alloc_percpu(int);
 	if (!pmu->pmu_disable_count)
 		return -ENOMEM;
@@ -302,9 +318,8 @@ static int perf_try_init_event(struct pmu *pmu, struct perf_event *event)
 	 */
 	if (event->group_leader != event &&
 	    pmu->task_ctx_nr != perf_sw_context)
-		leader_ctx = event->group_leader->ctx;
-	if (leader_ctx)
-		mutex_lock_nested(&leader_ctx->mutex, SINGLE_DEPTH_NESTING);
+		leader_ctx = perf_event_ctx_lock_nested(event->group_leader,
+							SINGLE_DEPTH_NESTING);
 	event->pmu = pmu;
 	ret = pmu->event_init(event);
 	if (leader_ctx)
@@ -323,12 +338,43 @@ static int perf_try_init_event(struct pmu *pmu, struct perf_event *event)
 			event->destroy(event);
 		event->destroy = NULL;
 		ret = -EINVAL;
+	} else if (!ret && pmu->scope != PERF_PMU_SCOPE_NONE &&
+		   event->cpu >= 0) {
+		/* no CPU of this instance is online to carry the event */
+		if (perf_scope_pick(pmu->scope, event->cpu) >= nr_cpu_ids) {
+			if (event->destroy)
+				event->destroy(event);
+			event->destroy = NULL;
+			ret = -ENODEV;
+		} else {
+			event->event_caps |= PERF_EV_CAP_READ_SCOPE;
+		}
 	}
 	if (ret) {
 		event->pmu = NULL;
 		module_put(pmu->module);
 	}
 	return ret;
+}
+
+/**
+ * perf_pmu_for_each - call @fn for every registered PMU
+ * @fn: the function; it may sleep
+ * @data: passed to @fn
+ *
+ * Context: process context.  A PMU being unregistered meanwhile may or
+ * may not be visited, but stays valid while it is.
+ */
+void perf_pmu_for_each(void (*fn)(struct pmu *pmu, void *data), void *data)
+{
+	struct pmu *pmu;
+	int idx;
+
+	idx = srcu_read_lock(&pmus_srcu);
+	list_for_each_entry_srcu(pmu, &pmus, entry,
+				 srcu_read_lock_held(&pmus_srcu))
+		fn(pmu, data);
+	srcu_read_unlock(&pmus_srcu, idx);
 }
 
 struct pmu *perf_pmu_by_type(int type)

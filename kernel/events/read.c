@@ -99,10 +99,9 @@ u64 perf_event_read_children(struct perf_event *event, u64 *enabled,
 u64 perf_event_read_value(struct perf_event *event, u64 *enabled,
 			  u64 *running)
 {
-	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *ctx = perf_event_ctx_lock(event);
 	u64 val;
 
-	mutex_lock(&ctx->mutex);
 	perf_event_sync_group(event, false);
 	val = perf_event_read_total(event, enabled, running);
 	mutex_unlock(&ctx->mutex);

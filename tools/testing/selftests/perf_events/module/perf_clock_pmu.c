@@ -10,12 +10,19 @@
  *
  * .module = THIS_MODULE lets the core hold the module while any event of
  * the PMU exists: rmmod fails until the last one is closed.
+ *
+ * A second PMU, perf_clock_pkg, counts the same way but stands for a
+ * counter block shared by a package, as uncore PMUs are: CPU events only,
+ * with .scope = PERF_PMU_SCOPE_PKG, so that the core publishes one CPU
+ * per package as its "cpumask" and moves its events when that CPU goes
+ * offline.
  */
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
 
 static struct pmu clock_pmu;
+static struct pmu clock_pkg_pmu;
 
 static void clock_pmu_update(struct perf_event *event)
 {
@@ -67,6 +74,18 @@ static int clock_pmu_event_init(struct perf_event *event)
 	return 0;
 }
 
+static int clock_pkg_event_init(struct perf_event *event)
+{
+	if (event->attr.type != clock_pkg_pmu.type)
+		return -ENOENT;
+	/* one counter block per package: no per-task counting */
+	if (event->cpu < 0)
+		return -EINVAL;
+	if (event->attr.config || is_sampling_event(event))
+		return -EINVAL;
+	return 0;
+}
+
 PMU_FORMAT_ATTR(event, "config:0-7");
 
 static struct attribute *clock_pmu_format_attrs[] = {
@@ -97,13 +116,35 @@ static struct pmu clock_pmu = {
 	.read		= clock_pmu_read,
 };
 
+static struct pmu clock_pkg_pmu = {
+	.module		= THIS_MODULE,
+	.task_ctx_nr	= perf_invalid_context,
+	.capabilities	= PERF_PMU_CAP_NO_INTERRUPT,
+	.scope		= PERF_PMU_SCOPE_PKG,
+	.attr_groups	= clock_pmu_attr_groups,
+	.event_init	= clock_pkg_event_init,
+	.add		= clock_pmu_add,
+	.del		= clock_pmu_del,
+	.start		= clock_pmu_start,
+	.stop		= clock_pmu_stop,
+	.read		= clock_pmu_read,
+};
+
 static int __init clock_pmu_init(void)
 {
-	return perf_pmu_register(&clock_pmu, "perf_clock", -1);
+	int ret = perf_pmu_register(&clock_pmu, "perf_clock", -1);
+
+	if (ret)
+		return ret;
+	ret = perf_pmu_register(&clock_pkg_pmu, "perf_clock_pkg", -1);
+	if (ret)
+		perf_pmu_unregister(&clock_pmu);
+	return ret;
 }
 
 static void __exit clock_pmu_exit(void)
 {
+	perf_pmu_unregister(&clock_pkg_pmu);
 	perf_pmu_unregister(&clock_pmu);
 }
 
