@@ -32,7 +32,7 @@
 /* the boot CPU's core PMU; .ops is NULL when there is none */
 struct x86_core x86_core;
 
-static struct pmu x86_pmu = {
+static struct pmu x86_perf_cpu_pmu = {
 	.task_ctx_nr	= perf_hw_context,
 	.attr_groups	= x86_attr_groups,
 	.event_init	= x86_event_init,
@@ -61,7 +61,7 @@ static bool x86_have_pmu(void)
  */
 bool x86_core_event(struct perf_event *event)
 {
-	return event->pmu == &x86_pmu;
+	return event->pmu == &x86_perf_cpu_pmu;
 }
 
 /**
@@ -224,7 +224,7 @@ static int __init x86_core_pmu_init(void)
 	ret = x86_pmi_init();
 	if (ret)
 		goto fail_cpuhp;
-	ret = perf_pmu_register(&x86_pmu, "cpu", PERF_TYPE_RAW);
+	ret = perf_pmu_register(&x86_perf_cpu_pmu, "cpu", PERF_TYPE_RAW);
 	if (ret)
 		goto fail_pmi;
 	return 0;

@@ -25,6 +25,7 @@
 #include <asm/hardirq.h>
 #include <asm/nmi.h>
 
+#include "perf_event.h"
 #include "pmu.h"
 
 /**
@@ -143,6 +144,20 @@ static int x86_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 	 */
 	return max(handled, 1);
 }
+
+/*
+ * Under Xen PV the hypervisor owns the APIC and forwards an overflow as
+ * an event channel interrupt; its handler (arch/x86/xen/pmu.c) serves it
+ * through here as the NMI would.
+ */
+static int x86_pmi_forwarded(struct pt_regs *regs)
+{
+	return x86_pmi_handler(NMI_LOCAL, regs);
+}
+
+struct x86_pmu x86_pmu = {
+	.handle_irq	= x86_pmi_forwarded,
+};
 
 /**
  * x86_pmi_init - claim the PMI on every CPU

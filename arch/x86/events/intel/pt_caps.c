@@ -92,6 +92,18 @@ void intel_pt_handle_vmx(int on)
 EXPORT_SYMBOL_GPL(intel_pt_handle_vmx);
 
 /**
+ * cpu_emergency_stop_pt - stop tracing on this CPU before kdump runs
+ *
+ * The crash path calls it on every CPU so that PT stops writing to
+ * memory the crash kernel may use; with no PT driver, nothing traces.
+ *
+ * Context: crash shutdown, IRQs off (NMI on the other CPUs).
+ */
+void cpu_emergency_stop_pt(void)
+{
+}
+
+/**
  * x86_perf_get_lbr - the host's LBR stack, for KVM's guest LBR support
  * @lbr: filled with the depth and MSR bases; all zero without an LBR
  *	driver, which tells KVM not to offer LBRs
