@@ -415,10 +415,9 @@ typedef void (*perf_owner_op_t)(struct perf_event *event);
 
 static void owner_apply(struct perf_event *event, bool enable)
 {
-	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *ctx = perf_event_ctx_lock(event);
 	struct perf_event *child;
 
-	mutex_lock(&ctx->mutex);
 	if (enable)
 		perf_event_do_enable(event);
 	else

@@ -8,13 +8,14 @@
  *  - resctrl's cache pseudo-locking (arch/x86/kernel/cpu/resctrl/
  *    pseudo_lock.c) writes raw event selects with X86_CONFIG().
  * Our own drivers use pmu.h; only pmi.c includes this, to define x86_pmu.
+ * It brings <linux/perf_event.h> along, as upstream's did: xen/pmu.c uses
+ * the guest callbacks without including it itself.
  */
 #ifndef _ARCH_X86_EVENTS_PERF_EVENT_H
 #define _ARCH_X86_EVENTS_PERF_EVENT_H
 
-#include <linux/types.h>
-
-struct pt_regs;
+/* its users rely on it for the perf API too, as on upstream's header */
+#include <linux/perf_event.h>
 
 /*
  * An event select register (Intel IA32_PERFEVTSELx, AMD PerfEvtSeln):
