@@ -26,7 +26,12 @@
  * variables), short-lived threads, fork (the child does random operations
  * and exits) and fork + exec of this program in CHILD_FLAG mode (events
  * with enable_on_exec, remove_on_exec and sigtrap opened just before).
- * A SIGTRAP handler counts the sigtrap events' signals.
+ * A SIGTRAP handler counts the sigtrap events' signals.  Meanwhile the
+ * main thread takes a random CPU offline or back online every
+ * HOTPLUG_MS (PERF_FUZZ_HOTPLUG=0: never), and everything is back online
+ * at the end.  The PMU module of selftests/pmu_module is loaded when the
+ * initramfs has it, so that its package-scoped PMU is fuzzed with the
+ * rest, including the move of its events off a CPU going offline.
  *
  * Reproducible decisions: the seed (PERF_FUZZ_SEED, else from the clock)
  * is printed first; every thread and process draws from its own PRNG
@@ -74,6 +79,8 @@
 #define MAX_SECONDS		(24 * 3600)
 #define GRACE_SECONDS		90	/* for everything to end after the stop */
 #define NR_WORKERS		3
+#define HOTPLUG_MS		300
+#define PMU_MODULE		"/tests/modules/perf_clock_pmu.ko"
 #define NR_SLOTS		32
 #define MAX_CHILDREN		4
 #define MAX_THREADS		4
@@ -152,6 +159,7 @@ struct stats {
 	unsigned long sigtraps;
 	unsigned long storms;
 	unsigned long records;
+	unsigned long hotplugs;
 	int stop;
 };
 
@@ -404,12 +412,30 @@ static void discover_uprobes(void)
 		self_exe[n] = 0;
 }
 
+/*
+ * The PMU module, when there is one: its PMUs join the fuzzed ones.
+ * Return: true when this call loaded it (an exec'd child finds it loaded).
+ */
+static bool load_pmu_module(void)
+{
+	int fd = open(PMU_MODULE, O_RDONLY | O_CLOEXEC);
+	bool loaded;
+
+	if (fd < 0)
+		return false;
+	loaded = !syscall(__NR_finit_module, fd, "", 0);
+	close(fd);
+	return loaded;
+}
+
 static void discover(void)
 {
 	page_size = sysconf(_SC_PAGESIZE);
 	nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
 	if (nr_cpus < 1)
 		nr_cpus = 1;
+	if (load_pmu_module())
+		ksft_print_msg("fuzz: loaded %s\n", PMU_MODULE);
 	scan_tracepoints("/sys/kernel/tracing/events");
 	if (!nr_tp_ids)
 		scan_tracepoints("/sys/kernel/debug/tracing/events");
@@ -1663,10 +1689,53 @@ static void print_stats(void)
 			add(line, sizeof(line), " %s=%lu", signal_name(i), st->child_signal[i]);
 	ksft_print_msg("fuzz: %lu exec'd children; killed by a signal:%s; non-zero exits: %lu\n",
 		       st->exec_children, line[0] ? line : " none", st->child_exit_bad);
-	ksft_print_msg("fuzz: %lu SIGTRAPs, %lu storms, %lu records; %d tracepoints, %d PMUs%s%s\n",
-		       st->sigtraps, st->storms, st->records, nr_tp_ids, nr_pmu_types,
+	ksft_print_msg("fuzz: %lu SIGTRAPs, %lu storms, %lu records, %lu hotplugs\n",
+		       st->sigtraps, st->storms, st->records, st->hotplugs);
+	ksft_print_msg("fuzz: %d tracepoints, %d PMUs%s%s\n", nr_tp_ids, nr_pmu_types,
 		       kprobe_type >= 0 ? ", kprobe" : "",
 		       test_pmu_type >= 0 ? ", test_pmu" : "");
+}
+
+/* ---- CPU hotplug, from the main thread ---- */
+
+static bool cpu_offline[1024];
+
+static bool set_cpu_online(int cpu, bool on)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return !write_file(path, on ? "1" : "0");
+}
+
+/* Flip a random hotpluggable CPU; at most one is offline at a time. */
+static void hotplug_step(struct ctx *c)
+{
+	int cpu, i;
+
+	for (i = 0; i < nr_cpus && i < 1024; i++) {
+		if (cpu_offline[i]) {
+			if (set_cpu_online(i, true)) {
+				cpu_offline[i] = false;
+				count(&st->hotplugs);
+			}
+			return;
+		}
+	}
+	cpu = rnd64(c) % (nr_cpus < 1024 ? nr_cpus : 1024);
+	if (set_cpu_online(cpu, false)) {
+		cpu_offline[cpu] = true;
+		count(&st->hotplugs);
+	}
+}
+
+static void hotplug_restore(void)
+{
+	int i;
+
+	for (i = 0; i < nr_cpus && i < 1024; i++)
+		if (cpu_offline[i] && set_cpu_online(i, true))
+			cpu_offline[i] = false;
 }
 
 TEST(random_ops)
@@ -1676,6 +1745,9 @@ TEST(random_ops)
 	struct timespec deadline, grace;
 	bool joined[NR_WORKERS];
 	bool stuck = false, late_storm = false;
+	struct ctx hp = { .rng = seed ^ 0x486f74706c7567ULL };
+	const char *hp_env = getenv("PERF_FUZZ_HOTPLUG");
+	bool hotplug = !hp_env || strcmp(hp_env, "0");
 	int i, held = 0;
 
 	discover();
@@ -1704,10 +1776,18 @@ TEST(random_ops)
 		ASSERT_EQ(0, pthread_create(&threads[i], NULL, worker, &ctx[i]));
 	}
 	while (!past(&deadline)) {
-		reap_children();
-		usleep(10000);
+		struct timespec next;
+
+		end_in(&next, HOTPLUG_MS);
+		while (!past(&next) && !past(&deadline)) {
+			reap_children();
+			usleep(10000);
+		}
+		if (hotplug)
+			hotplug_step(&hp);
 	}
 	__atomic_store_n(&st->stop, 1, __ATOMIC_RELAXED);
+	hotplug_restore();
 
 	/* everything ends within GRACE_SECONDS of the stop, or the kernel hung */
 	end_in(&grace, GRACE_SECONDS * 1000L);
