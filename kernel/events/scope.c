@@ -156,17 +156,20 @@ void perf_scope_cpu_down(unsigned int cpu)
 		perf_pmu_for_each(perf_scope_move_pmu, &h);
 }
 
-/* The next group of @src whose PMU is @pmu.  src->mutex held. */
+/*
+ * The next group of @src after @pos (NULL: from the start) whose PMU is
+ * @pmu.  src->mutex held, which keeps event_list as it is but for what
+ * the caller lifts.
+ */
 static struct perf_event *perf_scope_next_group(struct perf_event_context *src,
-						struct pmu *pmu)
+						struct pmu *pmu,
+						struct perf_event *pos)
 {
-	struct perf_event *event;
-
 	lockdep_assert_held(&src->mutex);
-	list_for_each_entry(event, &src->event_list, event_entry) {
-		if (event->group_leader == event &&
-		    perf_group_pmu(event) == pmu)
-			return event;
+	pos = list_prepare_entry(pos, &src->event_list, event_entry);
+	list_for_each_entry_continue(pos, &src->event_list, event_entry) {
+		if (pos->group_leader == pos && perf_group_pmu(pos) == pmu)
+			return pos;
 	}
 	return NULL;
 }
@@ -202,7 +205,7 @@ void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)
 {
 	struct perf_event_context *src = &per_cpu(perf_cpu_ctx, src_cpu).ctx;
 	struct perf_event_context *dst = &per_cpu(perf_cpu_ctx, dst_cpu).ctx;
-	struct perf_event *leader, *tmp, *sibling;
+	struct perf_event *leader, *tmp, *sibling, *prev = NULL;
 	LIST_HEAD(moving);
 
 	might_sleep();
@@ -219,12 +222,19 @@ void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)
 	}
 
 	/*
+	 * One pass over the context: each search resumes after the event
+	 * before the group just lifted.  That event stays (members follow
+	 * their leader in event_list), but start over if it ever did not.
 	 * A lifted leader is in no group index, so its group_entry is free:
 	 * it holds the leader on this list until it lands.
 	 */
-	while ((leader = perf_scope_next_group(src, pmu))) {
+	while ((leader = perf_scope_next_group(src, pmu, prev))) {
+		prev = list_is_first(&leader->event_entry, &src->event_list) ?
+		       NULL : list_prev_entry(leader, event_entry);
 		perf_group_lift(leader);
 		list_add_tail(&leader->group_entry, &moving);
+		if (prev && !(prev->attach_state & PERF_ATTACH_CONTEXT))
+			prev = NULL;
 	}
 	if (list_empty(&moving))
 		goto out;

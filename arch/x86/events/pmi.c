@@ -145,6 +145,7 @@ static int x86_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 	return max(handled, 1);
 }
 
+#ifdef CONFIG_XEN_PV
 /*
  * Under Xen PV the hypervisor owns the APIC and forwards an overflow as
  * an event channel interrupt; its handler (arch/x86/xen/pmu.c) serves it
@@ -158,6 +159,7 @@ static int x86_pmi_forwarded(struct pt_regs *regs)
 struct x86_pmu x86_pmu = {
 	.handle_irq	= x86_pmi_forwarded,
 };
+#endif
 
 /**
  * x86_pmi_init - claim the PMI on every CPU
