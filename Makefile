@@ -11,6 +11,7 @@
 #   make kernel           just build (ARCH=, REF=1, DEBUG=1)
 #   make abi-check        our uapi header against the base tree's, both arches
 #   make checkpatch       scripts/checkpatch.pl --strict on every file we own
+#   make clean-room       fail on code or comments of ours that repeat upstream's perf
 #   make rig-selftest     show that a guest panic, hang or WARN fails make check
 #   make bench [ARCH=..]  hot-path and scaling costs, ours against upstream (icount)
 #   make profile ROWS=..  where both kernels spend a bench row's time (x86_64, perf, icount)
@@ -35,10 +36,10 @@ ARCHES := $(if $(ARCH),$(ARCH),x86_64 arm64)
 ONE_ARCH := $(if $(ARCH),$(ARCH),x86_64)
 export KSRC ICOUNT TIMEOUT BUILD SKIP_KERNEL FAULT LOAD ONLY REPEAT FUZZ_DEBUG X86_PMU
 
-.PHONY: all setup kernel run shell check compare abi-check checkpatch rig-selftest bench profile fuzz qemu qemu-test debian-build clean help
+.PHONY: all setup kernel run shell check compare abi-check checkpatch clean-room rig-selftest bench profile fuzz qemu qemu-test debian-build clean help
 all: help
 help:
-	@sed -n '3,28s/^# \{0,1\}//p' Makefile
+	@sed -n '3,29s/^# \{0,1\}//p' Makefile
 
 setup:
 	@rig/setup.sh
@@ -61,6 +62,9 @@ abi-check:
 
 checkpatch:
 	@rig/checkpatch.sh
+
+clean-room:
+	@rig/clean-room.sh
 
 rig-selftest:
 	@rig/selftest.sh

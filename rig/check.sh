@@ -108,6 +108,21 @@ if [[ " $ARCHES " == *" x86_64 "* ]] && [ "$MODE" = check ] && [ -z "${ONLY:-}" 
 	[ "$b" = 0 ] || total_fail=1
 fi
 
+# The clean-room gate (rig/clean-room.py): none of our code or comments
+# repeats upstream's perf files. Ours only, once per make check, and not
+# for ONLY= runs; it reads files, so it takes a few seconds.
+if [ "$VARIANT" = ours ] && [ "$MODE" = check ] && [ -z "${ONLY:-}" ]; then
+	O=$(variant_dir "$VARIANT" "$(set -- $ARCHES; echo "$1")" "$DEBUG")
+	if stage "clean-room" "$RIG/clean-room.sh" > "$O/clean-room.log" 2>&1; then
+		summaries+=("clean-room: 1 passed, 0 failed, 0 skipped ($O/clean-room.log)")
+	else
+		grep -E '^not ok|error' "$O/clean-room.log" | head -40 || true
+		tail -1 "$O/clean-room.log"
+		summaries+=("clean-room: 0 passed, 1 failed, 0 skipped ($O/clean-room.log)")
+		total_fail=1
+	fi
+fi
+
 echo
 echo "== summary ($VARIANT$([ "$DEBUG" = 1 ] && echo ", DEBUG=1"))"
 p=0 f=0 s=0
