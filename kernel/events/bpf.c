@@ -82,11 +82,11 @@ static int perf_bpf_attach_sampler(struct perf_event *event,
 				   struct bpf_prog *prog, u64 cookie)
 {
 	/* kernel counters and breakpoints keep their own handler */
-	if (event->overflow_handler_context)
-		return -EINVAL;
-	if (event->prog)
+	bool kernel_owned = event->overflow_handler_context;
+
+	if (event->prog && !kernel_owned)
 		return -EEXIST;
-	if (prog->type != BPF_PROG_TYPE_PERF_EVENT)
+	if (kernel_owned || prog->type != BPF_PROG_TYPE_PERF_EVENT)
 		return -EINVAL;
 	/*
 	 * bpf_get_stack() on a precise event must use the sample's own

@@ -235,22 +235,22 @@ void put_callchain_entry(int rctx)
 
 /**
  * perf_callchain_kernel - arch hook: unwind the kernel stack at @regs
- * @entry: the callchain being built
+ * @ctx: the callchain being built
  * @regs: where to start
  *
  * Default for arches without an unwinder: store nothing.
  */
-__weak void perf_callchain_kernel(struct perf_callchain_entry_ctx *entry,
+__weak void perf_callchain_kernel(struct perf_callchain_entry_ctx *ctx,
 				  struct pt_regs *regs)
 {
 }
 
 /**
  * perf_callchain_user - arch hook: unwind the user stack at @regs
- * @entry: the callchain being built
+ * @ctx: the callchain being built
  * @regs: the user registers
  */
-__weak void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
+__weak void perf_callchain_user(struct perf_callchain_entry_ctx *ctx,
 				struct pt_regs *regs)
 {
 }
@@ -268,21 +268,22 @@ static void callchain_unhide_returns(struct perf_callchain_entry *entry,
 {
 #ifdef CONFIG_UPROBES
 	struct uprobe_task *utask = current->utask;
-	struct return_instance *ri;
+	struct return_instance *ri = utask ? utask->return_instances : NULL;
 	u64 tramp, i;
+	bool chained;
 
-	if (likely(!utask || !utask->return_instances))
+	if (likely(!ri))
 		return;
 	tramp = uprobe_get_trampoline_vaddr();
-	ri = utask->return_instances;
-	for (i = first; i < entry->nr && ri; i++) {
+	for (i = first; ri && i < entry->nr; i++) {
 		if (entry->ip[i] != tramp)
 			continue;
 		entry->ip[i] = ri->orig_ret_vaddr;
-		while (ri && ri->chained)
+		/* step over this frame's instance and any chained to it */
+		do {
+			chained = ri->chained;
 			ri = ri->next;
-		if (ri)
-			ri = ri->next;
+		} while (chained && ri);
 	}
 #endif
 }
@@ -307,51 +308,50 @@ struct perf_callchain_entry *
 get_perf_callchain(struct pt_regs *regs, bool kernel, bool user,
 		   u32 max_stack, bool crosstask, bool add_mark)
 {
-	struct perf_callchain_entry_ctx ctx;
+	struct perf_callchain_entry_ctx ctx = { .max_stack = max_stack };
 	struct perf_callchain_entry *entry;
+	struct pt_regs *uregs = NULL;
 	int rctx;
 
-	if (crosstask && user && !kernel)
-		return NULL;
+	/* current's registers say nothing about another task's user stack */
+	if (user && crosstask) {
+		if (!kernel)
+			return NULL;
+		user = false;
+	}
 
 	entry = get_callchain_entry(&rctx);
 	if (!entry)
 		return NULL;
-
-	ctx.entry = entry;
-	ctx.max_stack = max_stack;
-	ctx.nr = 0;
-	ctx.contexts = 0;
-	ctx.contexts_maxed = false;
 	entry->nr = 0;
+	ctx.entry = entry;
 
-	if (kernel && !user_mode(regs)) {
-		if (add_mark)
-			perf_callchain_store_context(&ctx, PERF_CONTEXT_KERNEL);
-		perf_callchain_kernel(&ctx, regs);
-	}
-
-	if (user && !crosstask) {
-		if (!user_mode(regs)) {
-			/*
-			 * A kernel thread (or a task past exit_mm()) has no
-			 * user half to show.
-			 */
-			if (is_user_task(current))
-				regs = task_pt_regs(current);
-			else
-				regs = NULL;
-		}
-		if (regs) {
-			u64 first;
-
+	if (user_mode(regs)) {
+		uregs = regs;
+	} else {
+		if (kernel) {
 			if (add_mark)
 				perf_callchain_store_context(&ctx,
-							     PERF_CONTEXT_USER);
-			first = entry->nr;
-			perf_callchain_user(&ctx, regs);
-			callchain_unhide_returns(entry, first);
+							     PERF_CONTEXT_KERNEL);
+			perf_callchain_kernel(&ctx, regs);
 		}
+		/*
+		 * Interrupted in the kernel: the user half starts where the
+		 * task entered it.  A kernel thread (or a task past
+		 * exit_mm()) has none.
+		 */
+		if (user && is_user_task(current))
+			uregs = task_pt_regs(current);
+	}
+
+	if (user && uregs) {
+		u64 first;
+
+		if (add_mark)
+			perf_callchain_store_context(&ctx, PERF_CONTEXT_USER);
+		first = entry->nr;
+		perf_callchain_user(&ctx, uregs);
+		callchain_unhide_returns(entry, first);
 	}
 
 	put_callchain_entry(rctx);

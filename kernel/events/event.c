@@ -353,7 +353,7 @@ EXPORT_SYMBOL_GPL(perf_event_release_kernel);
  * @attr: the attributes
  * @cpu: the CPU, or -1 with @task
  * @task: the task, or NULL for a CPU event
- * @callback: the overflow handler
+ * @handler: the overflow handler
  * @context: its private data
  *
  * Context: process context, may sleep.
@@ -362,8 +362,7 @@ EXPORT_SYMBOL_GPL(perf_event_release_kernel);
 struct perf_event *
 perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 				 struct task_struct *task,
-				 perf_overflow_handler_t callback,
-				 void *context)
+				 perf_overflow_handler_t handler, void *context)
 {
 	struct perf_event_context *ctx;
 	struct perf_event *event;
@@ -374,7 +373,7 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 	if (!task && (cpu < 0 || (unsigned int)cpu >= nr_cpu_ids))
 		return ERR_PTR(-EINVAL);
 
-	event = perf_event_alloc(attr, cpu, task, NULL, NULL, callback,
+	event = perf_event_alloc(attr, cpu, task, NULL, NULL, handler,
 				 context);
 	if (IS_ERR(event))
 		return event;

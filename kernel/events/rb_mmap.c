@@ -102,15 +102,15 @@ static void perf_mmap_close(struct vm_area_struct *vma)
 }
 
 /* splitting a mapping would leave a piece we cannot account for */
-static int perf_mmap_may_split(struct vm_area_struct *vma, unsigned long addr)
+static int rb_vma_no_split(struct vm_area_struct *vma, unsigned long addr)
 {
 	return -EINVAL;
 }
 
-static const struct vm_operations_struct perf_mmap_vmops = {
+static const struct vm_operations_struct rb_vm_ops = {
+	.may_split	= rb_vma_no_split,
 	.open		= perf_mmap_open,
 	.close		= perf_mmap_close,
-	.may_split	= perf_mmap_may_split,
 };
 
 /*
@@ -260,7 +260,7 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 	rb_attach(event, rb);
 done:
 	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
-	vma->vm_ops = &perf_mmap_vmops;
+	vma->vm_ops = &rb_vm_ops;
 unlock:
 	mutex_unlock(&perf_rb_mutex);
 	if (!ret) {

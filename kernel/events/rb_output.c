@@ -72,20 +72,28 @@ static void rb_handle_seek(struct perf_output_handle *handle,
 	handle->size = PAGE_SIZE - offset_in_page(offset);
 }
 
+/* a record that did not fit (or a paused buffer): count it for both */
+static inline void rb_count_loss(struct perf_buffer *rb,
+				 struct perf_event *event)
+{
+	local_inc(&rb->lost);
+	atomic64_inc(&event->lost_samples);
+}
+
 static int rb_output_begin(struct perf_output_handle *handle,
 			   struct perf_sample_data *data,
 			   struct perf_event *event, unsigned int size,
 			   bool backward)
 {
-	struct perf_sample_data lost_data;
-	struct perf_buffer *rb;
 	struct {
 		struct perf_event_header	header;
 		u64				id;
 		u64				lost;
 	} lost_rec;
-	unsigned long tail, offset, head;
-	u64 lost = 0;
+	struct perf_sample_data lost_data;
+	unsigned long old_head, new_head, tail, start, written;
+	struct perf_buffer *rb;
+	bool report_lost;
 
 	/* inherited copies write to their original's buffer */
 	event = event->parent ?: event;
@@ -94,18 +102,15 @@ static int rb_output_begin(struct perf_output_handle *handle,
 	if (unlikely(!rb))
 		goto out;
 	if (unlikely(READ_ONCE(rb->paused))) {
-		if (rb->nr_pages) {
-			local_inc(&rb->lost);
-			atomic64_inc(&event->lost_samples);
-		}
+		/* a mapping without data pages never holds records to lose */
+		if (rb->nr_pages)
+			rb_count_loss(rb, event);
 		goto out;
 	}
 
-	handle->rb = rb;
-	handle->event = event;
-
 	/* report earlier losses ahead of this record */
-	if (unlikely(local_read(&rb->lost))) {
+	report_lost = local_read(&rb->lost);
+	if (unlikely(report_lost)) {
 		if (!data) {
 			data = &lost_data;
 			perf_sample_data_init(data, 0, 0);
@@ -113,16 +118,16 @@ static int rb_output_begin(struct perf_output_handle *handle,
 		lost_rec.header.size = sizeof(lost_rec);
 		perf_event_header_init_id(&lost_rec.header, data, event);
 		size += lost_rec.header.size;
-		lost = 1;
 	}
 
+	handle->event = event;
+	handle->rb = rb;
 	preempt_disable();
 	local_inc(&rb->nest);
 	handle->wakeup = local_read(&rb->wakeup);
 
-	offset = local_read(&rb->head);
+	old_head = local_read(&rb->head);
 	do {
-		head = offset;
 		tail = READ_ONCE(rb->user_page->data_tail);
 		/*
 		 * The tail read is ordered before our writes into the space
@@ -130,40 +135,64 @@ static int rb_output_begin(struct perf_output_handle *handle,
 		 * with user space's barrier before it stores data_tail.
 		 */
 		if (!rb->overwrite &&
-		    unlikely(!rb_has_space(head, tail, rb_data_size(rb), size,
-					   backward)))
+		    unlikely(!rb_has_space(old_head, tail, rb_data_size(rb),
+					   size, backward)))
 			goto fail;
-		head = backward ? head - size : head + size;
-	} while (!local_try_cmpxchg(&rb->head, &offset, head));
+		new_head = backward ? old_head - size : old_head + size;
+	} while (!local_try_cmpxchg(&rb->head, &old_head, new_head));
 
-	/* a backward record starts at the new head; count bytes either way */
+	/*
+	 * A forward record starts at the old head; a backward one at the new
+	 * head, and its buffer's byte count is the head's distance below 0.
+	 */
 	if (backward) {
-		offset = head;
-		head = -head;
+		start = new_head;
+		written = -new_head;
+	} else {
+		start = old_head;
+		written = new_head;
 	}
-	if (unlikely(head - local_read(&rb->wakeup) > rb->watermark))
+	/* one more watermark's worth since the last step: wake the reader */
+	if (unlikely(written - local_read(&rb->wakeup) > rb->watermark))
 		local_add(rb->watermark, &rb->wakeup);
 
-	rb_handle_seek(handle, offset);
-	if (lost) {
+	rb_handle_seek(handle, start);
+	if (report_lost) {
 		lost_rec.header.type = PERF_RECORD_LOST;
 		lost_rec.header.misc = 0;
 		lost_rec.id = event->id;
 		lost_rec.lost = local_xchg(&rb->lost, 0);
 		perf_output_put(handle, lost_rec);
 		perf_event_output_id_sample(event, handle, data);
-		offset += lost_rec.header.size;
+		start += lost_rec.header.size;
 	}
-	handle->start = offset;
+	handle->start = start;
 	return 0;
 
 fail:
-	local_inc(&rb->lost);
-	atomic64_inc(&event->lost_samples);
+	rb_count_loss(rb, event);
 	rb_publish(handle);
 out:
 	rcu_read_unlock();
 	return -ENOSPC;
+}
+
+/**
+ * perf_output_begin - reserve a record in @event's buffer
+ * @handle: filled in
+ * @data: the sample, or NULL
+ * @event: the event writing
+ * @size: the record's size in bytes
+ *
+ * Context: any, including NMI.
+ * Return: 0 or -ENOSPC.
+ */
+int perf_output_begin(struct perf_output_handle *handle,
+		      struct perf_sample_data *data,
+		      struct perf_event *event, unsigned int size)
+{
+	return rb_output_begin(handle, data, event, size,
+			       event->attr.write_backward);
 }
 
 /**
@@ -198,24 +227,6 @@ int perf_output_begin_backward(struct perf_output_handle *handle,
 			       struct perf_event *event, unsigned int size)
 {
 	return rb_output_begin(handle, data, event, size, true);
-}
-
-/**
- * perf_output_begin - reserve a record in @event's buffer
- * @handle: filled in
- * @data: the sample, or NULL
- * @event: the event writing
- * @size: the record's size in bytes
- *
- * Context: any, including NMI.
- * Return: 0 or -ENOSPC.
- */
-int perf_output_begin(struct perf_output_handle *handle,
-		      struct perf_sample_data *data,
-		      struct perf_event *event, unsigned int size)
-{
-	return rb_output_begin(handle, data, event, size,
-			       event->attr.write_backward);
 }
 
 /*

@@ -63,9 +63,27 @@ u64 perf_sample_phys_addr(u64 virt)
  * Every entry is read once into a copy and only the copy is looked at,
  * since the tables can change under us at any time.
  */
+/*
+ * The size at @addr below a PMD entry that points to a PTE table, in
+ * @size.  False when that table was freed before it could be mapped.
+ */
+static bool sample_pte_size(pmd_t pmd, unsigned long addr, u64 *size)
+{
+	pte_t *ptep = pte_offset_map(&pmd, addr);
+	pte_t pte;
+
+	if (!ptep)
+		return false;
+	pte = ptep_get_lockless(ptep);
+	pte_unmap(ptep);
+	*size = pte_present(pte) ? __pte_leaf_size(pmd, pte) : 0;
+	return true;
+}
+
 static u64 sample_pmd_size(pud_t *pudp, pud_t pud, unsigned long addr)
 {
 	pmd_t *pmdp = pmd_offset_lockless(pudp, pud, addr);
+	u64 size = 0;
 	int attempt;
 
 	/*
@@ -74,20 +92,15 @@ static u64 sample_pmd_size(pud_t *pudp, pud_t pud, unsigned long addr)
 	 */
 	for (attempt = 0; attempt < 3; attempt++) {
 		pmd_t pmd = pmdp_get_lockless(pmdp);
-		pte_t *ptep, pte;
 
 		if (!pmd_present(pmd))
-			return 0;
+			break;
 		if (pmd_leaf(pmd))
 			return pmd_leaf_size(pmd);
-		ptep = pte_offset_map(&pmd, addr);
-		if (!ptep)
-			continue;
-		pte = ptep_get_lockless(ptep);
-		pte_unmap(ptep);
-		return pte_present(pte) ? __pte_leaf_size(pmd, pte) : 0;
+		if (sample_pte_size(pmd, addr, &size))
+			break;
 	}
-	return 0;
+	return size;
 }
 
 static u64 sample_pud_size(p4d_t *p4dp, p4d_t p4d, unsigned long addr)

@@ -173,8 +173,8 @@ void perf_event_bpf_event(struct bpf_prog *prog, enum perf_bpf_event_type type,
 
 struct sb_poke_info {
 	u64 addr;
-	const void *old_bytes, *new_bytes;
-	u16 old_len, new_len;
+	const void *before, *after;
+	u16 before_len, after_len;
 	u32 pad;
 };
 
@@ -196,9 +196,9 @@ static void sb_poke_emit(struct perf_event *event, void *data)
 		.header = {
 			.type = PERF_RECORD_TEXT_POKE,
 			.misc = PERF_RECORD_MISC_KERNEL,
-			.size = sizeof(rec) + sizeof(pi->old_len) +
-				pi->old_len + sizeof(pi->new_len) +
-				pi->new_len + pi->pad,
+			.size = sizeof(rec) + sizeof(pi->before_len) +
+				pi->before_len + sizeof(pi->after_len) +
+				pi->after_len + pi->pad,
 		},
 		.addr = pi->addr,
 	};
@@ -206,10 +206,10 @@ static void sb_poke_emit(struct perf_event *event, void *data)
 	if (sb_begin(&handle, &sample, event, &rec.header))
 		return;
 	perf_output_put(&handle, rec);
-	perf_output_put(&handle, pi->old_len);
-	perf_output_copy(&handle, pi->old_bytes, pi->old_len);
-	perf_output_put(&handle, pi->new_len);
-	perf_output_copy(&handle, pi->new_bytes, pi->new_len);
+	perf_output_put(&handle, pi->before_len);
+	perf_output_copy(&handle, pi->before, pi->before_len);
+	perf_output_put(&handle, pi->after_len);
+	perf_output_copy(&handle, pi->after, pi->after_len);
 	if (pi->pad)
 		perf_output_copy(&handle, &zero, pi->pad);
 	sb_end(&handle, &sample, event);
@@ -230,12 +230,12 @@ void perf_event_text_poke(const void *addr, const void *old_bytes,
 {
 	struct sb_poke_info pi = {
 		.addr = (unsigned long)addr,
-		.old_bytes = old_bytes,
-		.new_bytes = new_bytes,
-		.old_len = old_len,
-		.new_len = new_len,
+		.before = old_bytes,
+		.before_len = old_len,
+		.after = new_bytes,
+		.after_len = new_len,
 	};
-	size_t body = sizeof(pi.old_len) + old_len + sizeof(pi.new_len) +
+	size_t body = sizeof(pi.before_len) + old_len + sizeof(pi.after_len) +
 		      new_len;
 
 	pi.pad = ALIGN(body, sizeof(u64)) - body;

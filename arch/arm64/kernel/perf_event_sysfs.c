@@ -28,13 +28,14 @@ PMU_FORMAT_ATTR(threshold_count, "config1:2");
 PMU_FORMAT_ATTR(threshold_compare, "config1:3-4");
 PMU_FORMAT_ATTR(threshold, "config1:5-16");
 
+/* in the order of their bits */
 static struct attribute *pmuv3_format_attrs[] = {
 	&format_attr_event.attr,
 	&format_attr_long.attr,
 	&format_attr_rdpmc.attr,
-	&format_attr_threshold.attr,
-	&format_attr_threshold_compare.attr,
 	&format_attr_threshold_count.attr,
+	&format_attr_threshold_compare.attr,
+	&format_attr_threshold.attr,
 	NULL,
 };
 
@@ -207,9 +208,9 @@ static ssize_t threshold_max_show(struct device *dev,
 static DEVICE_ATTR_RO(threshold_max);
 
 static struct attribute *pmuv3_caps_attrs[] = {
-	&dev_attr_slots.attr,
 	&dev_attr_bus_slots.attr,
 	&dev_attr_bus_width.attr,
+	&dev_attr_slots.attr,
 	&dev_attr_threshold_max.attr,
 	NULL,
 };

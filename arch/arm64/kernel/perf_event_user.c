@@ -187,51 +187,62 @@ int pmuv3_user_sysctl_init(void)
  * time_mult/time_shift/time_zero, as long as sched_clock is the
  * architected timer.
  *
- * Context: called by the core with interrupts off, from any context in
- * which the page is updated, NMI included.
+ * Context: from perf_event_update_userpage(), inside the page's lock
+ * sequence with preemption off; any context, NMI included.
  */
 void arch_perf_update_userpage(struct perf_event *event,
 			       struct perf_event_mmap_page *userpg, u64 now)
 {
-	struct clock_read_data *rd;
+	bool user_read = event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT;
+	struct clock_read_data clk;
 	unsigned int seq;
+	bool on_timer;
+	u64 epoch_off;
 
-	userpg->cap_user_rdpmc =
-		!!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT);
-	if (userpg->cap_user_rdpmc)
+	userpg->cap_user_rdpmc = user_read;
+	if (user_read)
 		userpg->pmc_width = event->hw.flags & PMUV3_F_LONG ? 64 : 32;
 
-	userpg->cap_user_time = 0;
-	userpg->cap_user_time_zero = 0;
-	userpg->cap_user_time_short = 0;
-
+	/* one consistent copy of sched_clock's conversion parameters */
 	do {
-		rd = sched_clock_read_begin(&seq);
-		if (rd->read_sched_clock != arch_timer_read_counter)
-			return;
-
-		userpg->time_mult = rd->mult;
-		userpg->time_shift = rd->shift;
-		userpg->time_cycles = rd->epoch_cyc;
-		userpg->time_mask = rd->sched_clock_mask;
-		/*
-		 * time_zero is the time at counter value 0, so that readers
-		 * unaware of time_cycles/time_mask get it right until the
-		 * counter wraps.
-		 */
-		userpg->time_zero = rd->epoch_ns -
-			mul_u64_u32_shr(rd->epoch_cyc, rd->mult, rd->shift);
+		clk = *sched_clock_read_begin(&seq);
 	} while (sched_clock_read_retry(seq));
 
+	/*
+	 * The parameters describe the architected counter (CNTVCT_EL0) only
+	 * while sched_clock runs on it; otherwise offer no time conversion.
+	 */
+	on_timer = clk.read_sched_clock == arch_timer_read_counter;
+	userpg->cap_user_time = on_timer;
+	userpg->cap_user_time_zero = on_timer;
+	userpg->cap_user_time_short = on_timer;
+	if (!on_timer)
+		return;
+
+	/*
+	 * sched_clock() is epoch_ns + (((cyc - epoch_cyc) & mask) * mult >>
+	 * shift).  time_cycles and time_mask hand readers that epoch and
+	 * mask; time_zero is the time the formula without them gives at
+	 * counter value 0, so that readers ignoring cap_user_time_short stay
+	 * right until the counter wraps.
+	 */
+	epoch_off = mul_u64_u32_shr(clk.epoch_cyc, clk.mult, clk.shift);
+	userpg->time_zero = clk.epoch_ns - epoch_off;
 	userpg->time_offset = userpg->time_zero - now;
+	userpg->time_cycles = clk.epoch_cyc;
+	userpg->time_mask = clk.sched_clock_mask;
 
-	/* the documented conversion shifts a 32-bit quantity: keep < 32 */
-	if (userpg->time_shift == 32) {
+	/*
+	 * The uapi recipe splits cyc at time_shift and multiplies the low
+	 * part by time_mult.  Readers written to its first version do that
+	 * split on a 32-bit value, for which a shift by 32 is undefined:
+	 * offer them mult / 2 over 2^31, the same ratio with one bit less.
+	 */
+	if (clk.shift == 32) {
+		userpg->time_mult = clk.mult >> 1;
 		userpg->time_shift = 31;
-		userpg->time_mult >>= 1;
+	} else {
+		userpg->time_mult = clk.mult;
+		userpg->time_shift = clk.shift;
 	}
-
-	userpg->cap_user_time = 1;
-	userpg->cap_user_time_zero = 1;
-	userpg->cap_user_time_short = 1;
 }

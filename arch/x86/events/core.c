@@ -36,16 +36,17 @@ static struct pmu x86_perf_cpu_pmu = {
 	.task_ctx_nr	= perf_hw_context,
 	.attr_groups	= x86_attr_groups,
 	.event_init	= x86_event_init,
-	.add		= x86_pmu_add,
-	.del		= x86_pmu_del,
-	.start		= x86_pmu_start,
-	.stop		= x86_pmu_stop,
-	.read		= x86_pmu_read,
-	.pmu_enable	= x86_pmu_enable,
-	.pmu_disable	= x86_pmu_disable,
 	.event_mapped	= x86_event_mapped,
 	.event_unmapped	= x86_event_unmapped,
 	.event_idx	= x86_event_idx,
+	.pmu_disable	= x86_pmu_disable,
+	.pmu_enable	= x86_pmu_enable,
+	/* an event's life on a counter, in order */
+	.add		= x86_pmu_add,
+	.start		= x86_pmu_start,
+	.read		= x86_pmu_read,
+	.stop		= x86_pmu_stop,
+	.del		= x86_pmu_del,
 };
 
 static bool x86_have_pmu(void)

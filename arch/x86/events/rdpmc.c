@@ -41,6 +41,18 @@ DEFINE_STATIC_KEY_FALSE(rdpmc_always_available_key);
 int x86_rdpmc_policy = 1;
 static DEFINE_MUTEX(x86_rdpmc_mutex);
 
+/* user space may RDPMC this event: the policy allowed it at creation */
+static bool rdpmc_event(struct perf_event *event)
+{
+	return event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT;
+}
+
+/* make CR4.PCE on the CPUs now running @mm follow its count of events */
+static void rdpmc_mm_sync(struct mm_struct *mm)
+{
+	on_each_cpu_mask(mm_cpumask(mm), cr4_update_pce, NULL, 1);
+}
+
 /**
  * x86_event_mapped - a task mapped an event's user page
  * @event: the event
@@ -53,12 +65,16 @@ static DEFINE_MUTEX(x86_rdpmc_mutex);
  */
 void x86_event_mapped(struct perf_event *event, struct mm_struct *mm)
 {
-	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
+	if (!rdpmc_event(event))
 		return;
-
+	/*
+	 * With the lock held for write no other task of @mm can find the
+	 * count already raised and reach user space before PCE is set on
+	 * every CPU running @mm.
+	 */
 	mmap_assert_write_locked(mm);
 	if (atomic_inc_return(&mm->context.perf_rdpmc_allowed) == 1)
-		on_each_cpu_mask(mm_cpumask(mm), cr4_update_pce, NULL, 1);
+		rdpmc_mm_sync(mm);
 }
 
 /**
@@ -70,11 +86,9 @@ void x86_event_mapped(struct perf_event *event, struct mm_struct *mm)
  */
 void x86_event_unmapped(struct perf_event *event, struct mm_struct *mm)
 {
-	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
-		return;
-
-	if (atomic_dec_and_test(&mm->context.perf_rdpmc_allowed))
-		on_each_cpu_mask(mm_cpumask(mm), cr4_update_pce, NULL, 1);
+	if (rdpmc_event(event) &&
+	    atomic_dec_and_test(&mm->context.perf_rdpmc_allowed))
+		rdpmc_mm_sync(mm);
 }
 
 /**

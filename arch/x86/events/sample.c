@@ -109,10 +109,10 @@ static unsigned long code_segment_base(struct pt_regs *regs)
  */
 unsigned long perf_instruction_pointer(struct pt_regs *regs)
 {
-	if (perf_guest_state())
-		return perf_guest_get_ip();
+	bool in_guest = perf_guest_state();
 
-	return regs->ip + code_segment_base(regs);
+	return in_guest ? perf_guest_get_ip() :
+			  regs->ip + code_segment_base(regs);
 }
 
 /**

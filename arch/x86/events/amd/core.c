@@ -168,18 +168,19 @@ void amd_pmu_disable_virt(void)
 }
 EXPORT_SYMBOL_GPL(amd_pmu_disable_virt);
 
-PMU_FORMAT_ATTR(event, "config:0-7,32-35");
-PMU_FORMAT_ATTR(umask, "config:8-15");
-PMU_FORMAT_ATTR(edge, "config:18");
-PMU_FORMAT_ATTR(inv, "config:23");
+/* the PerfEvtSeln fields (APM Vol. 2), by name */
 PMU_FORMAT_ATTR(cmask, "config:24-31");
+PMU_FORMAT_ATTR(edge, "config:18");
+PMU_FORMAT_ATTR(event, "config:0-7,32-35");
+PMU_FORMAT_ATTR(inv, "config:23");
+PMU_FORMAT_ATTR(umask, "config:8-15");
 
 static struct attribute *amd_format[] = {
-	&format_attr_event.attr,
-	&format_attr_umask.attr,
-	&format_attr_edge.attr,
-	&format_attr_inv.attr,
 	&format_attr_cmask.attr,
+	&format_attr_edge.attr,
+	&format_attr_event.attr,
+	&format_attr_inv.attr,
+	&format_attr_umask.attr,
 	NULL,
 };
 

@@ -236,33 +236,34 @@ struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
 }
 EXPORT_SYMBOL_GPL(perf_guest_get_msrs);
 
-PMU_FORMAT_ATTR(event, "config:0-7");
-PMU_FORMAT_ATTR(umask, "config:8-15");
-PMU_FORMAT_ATTR(edge, "config:18");
-PMU_FORMAT_ATTR(pc, "config:19");
+/* the IA32_PERFEVTSELx fields (SDM Vol. 3B), by name */
 PMU_FORMAT_ATTR(any, "config:21");
-PMU_FORMAT_ATTR(inv, "config:23");
 PMU_FORMAT_ATTR(cmask, "config:24-31");
+PMU_FORMAT_ATTR(edge, "config:18");
+PMU_FORMAT_ATTR(event, "config:0-7");
+PMU_FORMAT_ATTR(inv, "config:23");
+PMU_FORMAT_ATTR(pc, "config:19");
+PMU_FORMAT_ATTR(umask, "config:8-15");
 
 static struct attribute *intel_format[] = {
-	&format_attr_event.attr,
-	&format_attr_umask.attr,
-	&format_attr_edge.attr,
-	&format_attr_pc.attr,
-	&format_attr_inv.attr,
 	&format_attr_cmask.attr,
+	&format_attr_edge.attr,
+	&format_attr_event.attr,
+	&format_attr_inv.attr,
+	&format_attr_pc.attr,
+	&format_attr_umask.attr,
 	NULL,
 };
 
 /* version 3 and 4, where AnyThread exists */
 static struct attribute *intel_any_format[] = {
-	&format_attr_event.attr,
-	&format_attr_umask.attr,
-	&format_attr_edge.attr,
-	&format_attr_pc.attr,
 	&format_attr_any.attr,
-	&format_attr_inv.attr,
 	&format_attr_cmask.attr,
+	&format_attr_edge.attr,
+	&format_attr_event.attr,
+	&format_attr_inv.attr,
+	&format_attr_pc.attr,
+	&format_attr_umask.attr,
 	NULL,
 };
 

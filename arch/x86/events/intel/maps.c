@@ -101,13 +101,13 @@ void intel_model_tables(struct x86_core *core)
 	core->constraints = arch_constraints;
 
 	switch (boot_cpu_data.x86_vfm) {
-	case INTEL_SKYLAKE_X:
-	case INTEL_SKYLAKE_L:
 	case INTEL_SKYLAKE:
-	case INTEL_KABYLAKE_L:
+	case INTEL_SKYLAKE_L:
+	case INTEL_SKYLAKE_X:
 	case INTEL_KABYLAKE:
-	case INTEL_COMETLAKE_L:
+	case INTEL_KABYLAKE_L:
 	case INTEL_COMETLAKE:
+	case INTEL_COMETLAKE_L:
 		core->name = "skylake";
 		core->cache_map = &skl_cache_map;
 		core->constraints = skl_constraints;
