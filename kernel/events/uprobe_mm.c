@@ -500,17 +500,6 @@ bool __weak is_swbp_insn(uprobe_opcode_t *insn)
 }
 
 /**
- * is_trap_insn - is @insn any breakpoint (ours or someone else's)?
- * @insn: an opcode
- *
- * Return: true if it is.
- */
-bool __weak is_trap_insn(uprobe_opcode_t *insn)
-{
-	return is_swbp_insn(insn);
-}
-
-/**
  * uprobe_install - put @uprobe's breakpoint into @vma at @vaddr
  * @uprobe: the uprobe
  * @vma: a mapping of its file that passes uprobe_vma_ok()
@@ -557,6 +546,8 @@ int uprobe_install(struct uprobe *uprobe, struct vm_area_struct *vma,
 int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
 		  unsigned long vaddr)
 {
+	mmap_assert_locked(mm);
+
 	/* MMF_HAS_UPROBES may now be stale; the next miss recounts */
 	set_bit(MMF_RECALC_UPROBES, &mm->flags);
 	return set_orig_insn(&uprobe->arch, mm, vaddr);
@@ -573,17 +564,30 @@ int uprobe_remove(struct uprobe *uprobe, struct mm_struct *mm,
  */
 void uprobe_remove_from_mm(struct uprobe *uprobe, struct mm_struct *mm)
 {
-	VMA_ITERATOR(vmi, mm, 0);
 	struct vm_area_struct *vma;
+	unsigned long vaddr;
 
 	mmap_read_lock(mm);
-	for_each_vma(vmi, vma) {
-		if (uprobe_vma_ok(vma, false) &&
-		    uprobe_vma_covers(vma, uprobe->inode, uprobe->offset))
-			uprobe_remove(uprobe, mm,
-				      uprobe_vma_vaddr(vma, uprobe->offset));
+	/* the file may be mapped more than once: visit every mapping */
+	for (vma = find_vma(mm, 0); vma; vma = find_vma(mm, vma->vm_end)) {
+		if (!uprobe_vma_ok(vma, false) ||
+		    !uprobe_vma_covers(vma, uprobe->inode, uprobe->offset))
+			continue;
+		vaddr = uprobe_vma_vaddr(vma, uprobe->offset);
+		uprobe_remove(uprobe, mm, vaddr);
 	}
 	mmap_read_unlock(mm);
+}
+
+/**
+ * is_trap_insn - is @insn any breakpoint (ours or someone else's)?
+ * @insn: an opcode
+ *
+ * Return: true if it is.
+ */
+bool __weak is_trap_insn(uprobe_opcode_t *insn)
+{
+	return is_swbp_insn(insn);
 }
 
 /**
@@ -601,6 +605,7 @@ int uprobe_trap_at(struct mm_struct *mm, unsigned long vaddr)
 	unsigned long left;
 	int err;
 
+	mmap_assert_locked(mm);
 	if (WARN_ON_ONCE(!IS_ALIGNED(vaddr, UPROBE_SWBP_INSN_SIZE)))
 		return -EINVAL;
 
@@ -664,6 +669,7 @@ int uprobe_mmap(struct vm_area_struct *vma)
 	loff_t first, last;
 	int nr, i;
 
+	mmap_assert_write_locked(vma->vm_mm);
 	if (uprobes_none())
 		return 0;
 
@@ -701,7 +707,11 @@ int uprobe_mmap(struct vm_area_struct *vma)
  * Breakpoints in the range go with it; MMF_HAS_UPROBES may then be stale,
  * which the next breakpoint miss in this mm recounts.
  *
- * Context: the mm's mmap_lock held for writing.
+ * Context: process context.  The mm's mmap_lock is held for writing when
+ * mappings change, for reading when pages are zapped (munmap after the
+ * downgrade, madvise, exit_mmap()); unmap_mapping_range() zaps holding
+ * only the file's i_mmap_rwsem.  None of them is needed here: the mm's
+ * flags are atomic bits and the set of uprobes has its own lock.
  */
 void uprobe_munmap(struct vm_area_struct *vma, unsigned long start,
 		   unsigned long end)
@@ -733,10 +743,11 @@ void uprobe_munmap(struct vm_area_struct *vma, unsigned long start,
  */
 void uprobe_dup_mmap(struct mm_struct *oldmm, struct mm_struct *newmm)
 {
-	if (test_bit(MMF_HAS_UPROBES, &oldmm->flags)) {
-		set_bit(MMF_HAS_UPROBES, &newmm->flags);
-		set_bit(MMF_RECALC_UPROBES, &newmm->flags);
-	}
+	if (!test_bit(MMF_HAS_UPROBES, &oldmm->flags))
+		return;
+	/* counted afresh at the child's first breakpoint miss */
+	set_bit(MMF_RECALC_UPROBES, &newmm->flags);
+	set_bit(MMF_HAS_UPROBES, &newmm->flags);
 }
 
 /**

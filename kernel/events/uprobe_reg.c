@@ -179,6 +179,31 @@ static void uprobe_detach(struct uprobe *u, struct uprobe_consumer *uc)
 	}
 }
 
+/*
+ * What uprobe_register() refuses up front: 0, or the errno.  A consumer
+ * needs a handler of some kind; the original instruction is read through
+ * the page cache; neither the breakpoint nor the counter may straddle a
+ * page.
+ */
+static int uprobe_register_check(struct inode *inode, loff_t offset,
+				 loff_t ref_ctr_offset,
+				 const struct uprobe_consumer *uc)
+{
+	struct address_space *mapping = inode->i_mapping;
+	bool cached = shmem_mapping(mapping) || mapping->a_ops->read_folio;
+
+	if (!(uc->handler || uc->ret_handler))
+		return -EINVAL;
+	if (!cached)
+		return -EIO;
+	/* i_size can change at any time: this catches plain mistakes only */
+	if (offset > i_size_read(inode) ||
+	    !IS_ALIGNED(offset, UPROBE_SWBP_INSN_SIZE) ||
+	    !IS_ALIGNED(ref_ctr_offset, sizeof(short)))
+		return -EINVAL;
+	return 0;
+}
+
 /**
  * uprobe_register - add a consumer to the uprobe at (@inode, @offset)
  * @inode: the file; the caller keeps it (and its mount) alive until it
@@ -206,18 +231,9 @@ struct uprobe *uprobe_register(struct inode *inode, loff_t offset,
 	struct uprobe *u;
 	int err;
 
-	if (!uc->handler && !uc->ret_handler)
-		return ERR_PTR(-EINVAL);
-	/* the original instruction is read through the page cache */
-	if (!inode->i_mapping->a_ops->read_folio &&
-	    !shmem_mapping(inode->i_mapping))
-		return ERR_PTR(-EIO);
-	if (offset > i_size_read(inode))
-		return ERR_PTR(-EINVAL);
-	/* neither the breakpoint nor the counter may cross a page */
-	if (!IS_ALIGNED(offset, UPROBE_SWBP_INSN_SIZE) ||
-	    !IS_ALIGNED(ref_ctr_offset, sizeof(short)))
-		return ERR_PTR(-EINVAL);
+	err = uprobe_register_check(inode, offset, ref_ctr_offset, uc);
+	if (err)
+		return ERR_PTR(err);
 
 	for (;;) {
 		u = uprobe_get_or_add(inode, offset, ref_ctr_offset);

@@ -54,6 +54,40 @@ static struct uprobe_task *utask_current(void)
 	return current->utask;
 }
 
+/* @t's uprobe_task while an instruction is stepped out of line, else NULL */
+static struct uprobe_task *utask_stepping(struct task_struct *t)
+{
+	struct uprobe_task *utask = t->utask;
+
+	return utask && utask->active_uprobe ? utask : NULL;
+}
+
+/*
+ * The trap notifiers claim a trap for us: uprobe_notify_resume() then
+ * runs before current returns to user mode.
+ */
+static int utask_claim_trap(void)
+{
+	set_thread_flag(TIF_UPROBE);
+	return 1;
+}
+
+/*
+ * Change current's TIF_SIGPENDING under its siglock: clear it while a step
+ * holds signals back, recompute it from the pending sets once it is over.
+ */
+static void utask_sigpending(bool hold)
+{
+	spinlock_t *siglock = &current->sighand->siglock;
+
+	spin_lock_irq(siglock);
+	if (hold)
+		clear_thread_flag(TIF_SIGPENDING);
+	else
+		recalc_sigpending();
+	spin_unlock_irq(siglock);
+}
+
 /**
  * uprobe_get_swbp_addr - the breakpoint's address after its trap
  * @regs: the user registers at the trap
@@ -63,7 +97,9 @@ static struct uprobe_task *utask_current(void)
  */
 unsigned long __weak uprobe_get_swbp_addr(struct pt_regs *regs)
 {
-	return instruction_pointer(regs) - UPROBE_SWBP_INSN_SIZE;
+	unsigned long after = instruction_pointer(regs);
+
+	return after - UPROBE_SWBP_INSN_SIZE;
 }
 
 /**
@@ -77,11 +113,9 @@ unsigned long __weak uprobe_get_swbp_addr(struct pt_regs *regs)
  */
 unsigned long uprobe_get_trap_addr(struct pt_regs *regs)
 {
-	struct uprobe_task *utask = current->utask;
+	struct uprobe_task *stepping = utask_stepping(current);
 
-	if (unlikely(utask && utask->active_uprobe))
-		return utask->vaddr;
-	return instruction_pointer(regs);
+	return unlikely(stepping) ? stepping->vaddr : instruction_pointer(regs);
 }
 
 /**
@@ -287,29 +321,33 @@ put:
 static void sstep_end(struct uprobe_task *utask, struct pt_regs *regs)
 {
 	struct uprobe *u = utask->active_uprobe;
-	int err = 0;
+	bool fixup_failed = false;
 
-	if (utask->state == UTASK_SSTEP_ACK)
-		err = arch_uprobe_post_xol(&u->arch, regs);
-	else if (utask->state == UTASK_SSTEP_TRAPPED)
+	switch (utask->state) {
+	case UTASK_SSTEP_ACK:
+		/* the step completed: the arch fixes the registers up */
+		fixup_failed = arch_uprobe_post_xol(&u->arch, regs) != 0;
+		break;
+	case UTASK_SSTEP_TRAPPED:
+		/* a signal cut it short: back to the probed address */
 		arch_uprobe_abort_xol(&u->arch, regs);
-	else
+		break;
+	default:
 		WARN_ON_ONCE(1);
+		break;
+	}
 
-	utask->active_uprobe = NULL;
-	utask->state = UTASK_RUNNING;
-	uprobe_put(u);
 	uprobe_xol_release(current);
+	utask->state = UTASK_RUNNING;
+	utask->active_uprobe = NULL;
+	uprobe_put(u);
 
 	/* let the signals uprobe_deny_signal() held back through */
-	spin_lock_irq(&current->sighand->siglock);
-	recalc_sigpending();
-	spin_unlock_irq(&current->sighand->siglock);
-
-	if (unlikely(err)) {
-		uprobe_task_warn(current, "execute the probed insn, sending SIGILL.");
-		force_sig(SIGILL);
-	}
+	utask_sigpending(false);
+	if (!fixup_failed)
+		return;
+	uprobe_task_warn(current, "execute the probed insn, sending SIGILL.");
+	force_sig(SIGILL);
 }
 
 /**
@@ -327,22 +365,22 @@ static void sstep_end(struct uprobe_task *utask, struct pt_regs *regs)
  */
 bool uprobe_deny_signal(void)
 {
-	struct task_struct *t = current;
-	struct uprobe_task *utask = t->utask;
+	struct uprobe_task *stepping = utask_stepping(current);
+	bool cut_short;
 
-	if (likely(!utask || !utask->active_uprobe))
+	if (likely(!stepping))
 		return false;
+	WARN_ON_ONCE(stepping->state != UTASK_SSTEP);
+	if (!task_sigpending(current))
+		return true;
 
-	WARN_ON_ONCE(utask->state != UTASK_SSTEP);
-	if (task_sigpending(t)) {
-		spin_lock_irq(&t->sighand->siglock);
-		clear_tsk_thread_flag(t, TIF_SIGPENDING);
-		spin_unlock_irq(&t->sighand->siglock);
-
-		if (__fatal_signal_pending(t) || arch_uprobe_xol_was_trapped(t)) {
-			utask->state = UTASK_SSTEP_TRAPPED;
-			set_tsk_thread_flag(t, TIF_UPROBE);
-		}
+	/* hidden from get_signal() until sstep_end() recomputes it */
+	utask_sigpending(true);
+	cut_short = __fatal_signal_pending(current) ||
+		    arch_uprobe_xol_was_trapped(current);
+	if (cut_short) {
+		stepping->state = UTASK_SSTEP_TRAPPED;
+		utask_claim_trap();
 	}
 	return true;
 }
@@ -378,6 +416,20 @@ static struct uprobe *uprobe_at(unsigned long bp_vaddr, int *trap)
 	return u;
 }
 
+/* @uc's entry handler, if it has one: its UPROBE_HANDLER_* answer */
+static int uprobe_consumer_hit(struct uprobe_consumer *uc,
+			       struct pt_regs *regs)
+{
+	int answer;
+
+	if (!uc->handler)
+		return 0;
+	answer = uc->handler(uc, regs);
+	WARN(answer & ~UPROBE_HANDLER_MASK, "bad rc=0x%x from %ps()\n",
+	     answer, uc->handler);
+	return answer;
+}
+
 /* run the consumers' handlers; arm the return probe if one wants it */
 static void uprobe_run_handlers(struct uprobe *u, struct pt_regs *regs)
 {
@@ -389,17 +441,9 @@ static void uprobe_run_handlers(struct uprobe *u, struct pt_regs *regs)
 	current->utask->auprobe = &u->arch;
 	list_for_each_entry_srcu(uc, &u->consumers, cons_node,
 				 srcu_read_lock_held(&uprobe_srcu)) {
-		int rc = 0;
-
-		if (uc->handler) {
-			rc = uc->handler(uc, regs);
-			WARN(rc & ~UPROBE_HANDLER_MASK,
-			     "bad rc=0x%x from %ps()\n", rc, uc->handler);
-		}
-		if (uc->ret_handler)
-			want_ret = true;
 		/* removed from this mm only if every consumer asks */
-		remove &= rc;
+		remove &= uprobe_consumer_hit(uc, regs);
+		want_ret |= !!uc->ret_handler;
 		any = true;
 	}
 	current->utask->auprobe = NULL;
@@ -480,14 +524,15 @@ out:
  */
 void uprobe_notify_resume(struct pt_regs *regs)
 {
-	struct uprobe_task *utask;
+	struct uprobe_task *stepping;
 
 	clear_thread_flag(TIF_UPROBE);
-	utask = current->utask;
-	if (utask && utask->active_uprobe)
-		sstep_end(utask, regs);
-	else
+	stepping = utask_stepping(current);
+	if (!stepping) {
 		uprobe_hit(regs);
+		return;
+	}
+	sstep_end(stepping, regs);
 }
 
 /**
@@ -502,14 +547,16 @@ void uprobe_notify_resume(struct pt_regs *regs)
 int uprobe_pre_sstep_notifier(struct pt_regs *regs)
 {
 	struct uprobe_task *utask = current->utask;
+	struct mm_struct *mm = current->mm;
+	bool may_return;
 
-	if (!current->mm)
+	if (!mm)
 		return 0;
-	if (!test_bit(MMF_HAS_UPROBES, &current->mm->flags) &&
-	    (!utask || !utask->return_instances))
-		return 0;
-	set_thread_flag(TIF_UPROBE);
-	return 1;
+	/* a trap at the trampoline is ours even without a breakpoint left */
+	may_return = utask && utask->return_instances;
+	if (may_return || test_bit(MMF_HAS_UPROBES, &mm->flags))
+		return utask_claim_trap();
+	return 0;
 }
 
 /**
@@ -522,13 +569,15 @@ int uprobe_pre_sstep_notifier(struct pt_regs *regs)
  */
 int uprobe_post_sstep_notifier(struct pt_regs *regs)
 {
-	struct uprobe_task *utask = current->utask;
+	struct uprobe_task *stepping;
 
-	if (!current->mm || !utask || !utask->active_uprobe)
+	if (!current->mm)
 		return 0;
-	utask->state = UTASK_SSTEP_ACK;
-	set_thread_flag(TIF_UPROBE);
-	return 1;
+	stepping = utask_stepping(current);
+	if (!stepping)
+		return 0;
+	stepping->state = UTASK_SSTEP_ACK;
+	return utask_claim_trap();
 }
 
 /* fork and exit ------------------------------------------------------- */
@@ -604,29 +653,32 @@ static int uprobe_dup_returns(struct task_struct *t, struct uprobe_task *from)
  */
 void uprobe_copy_process(struct task_struct *t, unsigned long flags)
 {
-	struct uprobe_task *utask = current->utask;
-	struct mm_struct *mm = current->mm;
-	struct xol_area *area;
+	struct uprobe_task *parent = current->utask;
+	bool shares_mm = t->mm == current->mm;
+	unsigned long tramp;
 
+	/* copy_process() duplicated the pointer: it is the parent's */
 	t->utask = NULL;
-	if (!utask || !utask->return_instances)
-		return;
 	/* a thread starts on a new stack without our frames */
-	if (mm == t->mm && !(flags & CLONE_VFORK))
+	if (shares_mm && !(flags & CLONE_VFORK))
+		return;
+	if (!parent || !parent->return_instances)
 		return;
 
-	if (uprobe_dup_returns(t, utask)) {
+	if (uprobe_dup_returns(t, parent)) {
 		uprobe_task_warn(t, "dup ret instances");
 		return;
 	}
-	area = mm->uprobes_state.xol_area;
-	if (!area) {
+	/* no page to return through: the parent's own dup_xol work failed */
+	tramp = uprobe_get_trampoline_vaddr();
+	if (tramp == UPROBE_NO_TRAMPOLINE_VADDR) {
 		uprobe_task_warn(t, "dup xol area");
 		return;
 	}
-	if (mm == t->mm)
+	/* vfork: the child runs in the parent's mm, page included */
+	if (shares_mm)
 		return;
-	t->utask->dup_xol_addr = uprobe_get_trampoline_vaddr();
+	t->utask->dup_xol_addr = tramp;
 	init_task_work(&t->utask->dup_xol_work, uprobe_dup_xol);
 	task_work_add(t, &t->utask->dup_xol_work, TWA_RESUME);
 }

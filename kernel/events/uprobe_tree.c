@@ -249,11 +249,14 @@ static struct uprobe *uprobe_first_from(struct inode *inode, loff_t first)
 bool uprobes_in_range(struct inode *inode, loff_t first, loff_t last)
 {
 	struct uprobe *u;
+	bool found;
 
+	/* no reference is taken: @u is only safe to look at under the lock */
 	spin_lock(&uprobe_tree_lock);
 	u = uprobe_first_from(inode, first);
+	found = u && u->offset <= last;
 	spin_unlock(&uprobe_tree_lock);
-	return u && u->offset <= last;
+	return found;
 }
 
 /**

@@ -41,20 +41,23 @@ struct xol_area {
 	DECLARE_BITMAP(slots, XOL_SLOTS);
 };
 
-/* the mapping exists only while its mm, and so the area, does */
-static vm_fault_t xol_fault(const struct vm_special_mapping *sm,
+/*
+ * Every fault of the mapping is answered with the area's one page.  The
+ * mapping exists only while its mm, and so the area, does.
+ */
+static vm_fault_t xol_fault(const struct vm_special_mapping *which,
 			    struct vm_area_struct *vma, struct vm_fault *vmf)
 {
-	struct xol_area *area = vma->vm_mm->uprobes_state.xol_area;
+	struct page *page = vma->vm_mm->uprobes_state.xol_area->page;
 
-	vmf->page = area->page;
-	get_page(vmf->page);
+	get_page(page);
+	vmf->page = page;
 	return 0;
 }
 
 static const struct vm_special_mapping xol_mapping = {
-	.name	= "[uprobes]",
 	.fault	= xol_fault,
+	.name	= "[uprobes]",
 };
 
 /**
@@ -64,7 +67,10 @@ static const struct vm_special_mapping xol_mapping = {
  */
 unsigned long __weak arch_uprobe_get_xol_area(void)
 {
-	return get_unmapped_area(NULL, TASK_SIZE - PAGE_SIZE, PAGE_SIZE, 0, 0);
+	unsigned long top_page = TASK_SIZE - PAGE_SIZE;
+
+	/* a hint: if that page is taken, the usual search picks one */
+	return get_unmapped_area(NULL, top_page, PAGE_SIZE, 0, 0);
 }
 
 /**

@@ -42,37 +42,44 @@
 
 /**
  * struct uprobe - one probed (inode, offset)
- * @rb: link in the set, ordered by inode then offset
- * @ref: references; the set holds one while @rb is linked
- * @register_rwsem: one register/unregister/apply at a time (write); a
- *	hit that asks to remove its breakpoint from the current mm (read)
- * @consumer_rwsem: writers change @consumers; the filter walk reads
- * @consumers: the uprobe_consumers; the hit path walks it under
- *	uprobe_srcu
  * @inode: the probed file; its user keeps it alive while registered
  * @offset: the probed offset in @inode
  * @ref_ctr_offset: offset in @inode of a short counted up while the
  *	breakpoint is in an mm (an SDT semaphore), or 0
+ * @rb: link in the set, ordered by inode then offset
  * @unlinked: out of the set; a register that finds it must start over
+ * @ref: references; the set holds one while @rb is linked
+ * @rcu: the free waits for uprobe_srcu readers of the set
+ * @consumers: the uprobe_consumers; the hit path walks it under
+ *	uprobe_srcu
+ * @consumer_rwsem: writers change @consumers; the filter walk reads
+ * @register_rwsem: one register/unregister/apply at a time (write); a
+ *	hit that asks to remove its breakpoint from the current mm (read)
  * @prep_lock: serializes the one-time copy and analysis of @arch
  * @prepared: @arch is filled in (release/acquire)
- * @rcu: the free waits for uprobe_srcu readers of the set
  * @arch: the original instruction and how to step or emulate it; last,
  *	and found from arch code's pointer with container_of()
  */
 struct uprobe {
-	struct rb_node		rb;
-	refcount_t		ref;
-	struct rw_semaphore	register_rwsem;
-	struct rw_semaphore	consumer_rwsem;
-	struct list_head	consumers;
+	/* what is probed */
 	struct inode		*inode;
 	loff_t			offset;
 	loff_t			ref_ctr_offset;
+
+	/* membership of the set and lifetime */
+	struct rb_node		rb;
 	bool			unlinked;
-	struct mutex		prep_lock;	/* the one-time @arch fill */
-	bool			prepared;
+	refcount_t		ref;
 	struct rcu_head		rcu;
+
+	/* who is attached */
+	struct list_head	consumers;
+	struct rw_semaphore	consumer_rwsem;
+	struct rw_semaphore	register_rwsem;
+
+	/* the original instruction, read in once */
+	struct mutex		prep_lock;
+	bool			prepared;
 	struct arch_uprobe	arch;
 };
 
