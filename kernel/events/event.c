@@ -113,6 +113,29 @@ void perf_event_calc_sizes(struct perf_event *event)
 	perf_event_calc_sample_sizes(event);
 }
 
+/*
+ * The AUX-area controls in @event's attr, against what its PMU can do.  No
+ * PMU of ours has an AUX area yet, so these refuse what upstream refuses
+ * on a PMU without one, with the same errnos.
+ */
+static int perf_check_aux_attr(const struct perf_event *event)
+{
+	const struct perf_event_attr *attr = &event->attr;
+	unsigned int caps = event->pmu->capabilities;
+	bool steers = attr->aux_pause || attr->aux_resume;
+
+	if (attr->aux_output) {
+		/* samples into an AUX stream cannot steer that stream too */
+		if (steers || !(caps & PERF_PMU_CAP_AUX_OUTPUT))
+			return -EOPNOTSUPP;
+	} else if (attr->aux_pause && attr->aux_resume) {
+		return -EINVAL;
+	}
+	if (attr->aux_start_paused && !(caps & PERF_PMU_CAP_AUX_PAUSE))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
 /**
  * perf_event_alloc - create an event, not yet in any context
  * @attr: the validated attributes
@@ -213,22 +236,9 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 		goto fail;
 	}
 
-	/* no PMU of ours has an AUX area: refuse its controls as upstream */
-	if (event->attr.aux_output &&
-	    (!(event->pmu->capabilities & PERF_PMU_CAP_AUX_OUTPUT) ||
-	     event->attr.aux_pause || event->attr.aux_resume)) {
-		err = -EOPNOTSUPP;
+	err = perf_check_aux_attr(event);
+	if (err)
 		goto fail_pmu;
-	}
-	if (event->attr.aux_pause && event->attr.aux_resume) {
-		err = -EINVAL;
-		goto fail_pmu;
-	}
-	if (event->attr.aux_start_paused &&
-	    !(event->pmu->capabilities & PERF_PMU_CAP_AUX_PAUSE)) {
-		err = -EOPNOTSUPP;
-		goto fail_pmu;
-	}
 	if (!parent && (attr->sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		err = get_callchain_buffers(event->attr.sample_max_stack);
 		if (err)
