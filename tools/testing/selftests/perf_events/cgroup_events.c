@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Cgroup events (F5, F36, F56, F87), in a cgroup2 hierarchy the test
- * mounts at /sys/fs/cgroup if nothing is there:
+ * mounts at /sys/fs/cgroup if nothing is there (and unmounts again; the
+ * teardown removes every cgroup a test made, also after a failure):
  *  - PERF_FLAG_PID_CGROUP events on CPU 0 count only while a task of
  *    their cgroup, or of a cgroup below it, runs there; their enabled time
  *    is their cgroup's time on the CPU, so enabled == running and no tool
@@ -24,6 +25,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,17 +45,58 @@
 #define CG_A		CG_ROOT "/kperf_a"
 #define CG_AB		CG_A "/b"
 #define CG_C		CG_ROOT "/kperf_c"
+#define CG_REC		CG_ROOT "/kperf_rec"
 #define MS		1000000ull
 
-static int cg_mount(void)
-{
-	struct stat st;
+/* every cgroup a test may make, each before its parent */
+static const char * const cg_made[] = { CG_AB, CG_A, CG_C, CG_REC };
 
-	if (stat(CG_ROOT "/cgroup.procs", &st)) {
+static int cg_enter(const char *cg, pid_t pid)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	return write_long(path, pid);
+}
+
+/* What the setup changed besides the cgroups, for the teardown to undo. */
+struct cg_state {
+	bool mounted;		/* cgroup2 mounted at CG_ROOT by the test */
+	bool added_pids;	/* pids enabled in the root by the test */
+};
+
+/* Is @ctrl among the controllers the root enables for its children? */
+static bool cg_root_enables(const char *ctrl)
+{
+	char buf[256], word[32], *p = buf;
+	int len;
+
+	if (read_file(CG_ROOT "/cgroup.subtree_control", buf, sizeof(buf)))
+		return false;
+	for (; sscanf(p, "%31s%n", word, &len) == 1; p += len)
+		if (!strcmp(word, ctrl))
+			return true;
+	return false;
+}
+
+/*
+ * Mount the hierarchy if there is none, join its root, enable pids there
+ * and make a, a/b and c: 0, or -1 with *@st saying what was done anyway.
+ */
+static int cg_make(struct cg_state *st)
+{
+	struct stat sb;
+
+	if (stat(CG_ROOT "/cgroup.procs", &sb)) {
 		mkdir(CG_ROOT, 0755);
 		if (mount("none", CG_ROOT, "cgroup2", 0, NULL))
 			return -1;
+		st->mounted = true;
 	}
+	/* the test itself stays in the root cgroup */
+	if (cg_enter(CG_ROOT, getpid()))
+		return -1;
+	st->added_pids = !cg_root_enables("pids");
 	if (write_file(CG_ROOT "/cgroup.subtree_control", "+pids"))
 		return -1;
 	mkdir(CG_A, 0755);
@@ -62,12 +105,49 @@ static int cg_mount(void)
 	return access(CG_AB "/cgroup.procs", W_OK);
 }
 
-static int cg_enter(const char *cg, pid_t pid)
+/*
+ * Move every task of @cg out to the root, then kill it: the tests' own
+ * children, left running by a test that failed before it reaped them.
+ */
+static void cg_evict(const char *cg)
 {
 	char path[128];
+	FILE *f;
+	int pid;
 
 	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
-	return write_long(path, pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fscanf(f, "%d", &pid) == 1) {
+		cg_enter(CG_ROOT, pid);
+		kill(pid, SIGKILL);
+	}
+	fclose(f);
+}
+
+/*
+ * Remove the cgroups the tests make, then undo what cg_make() did to the
+ * hierarchy. A task that was just moved or is exiting may keep a cgroup
+ * busy for a moment: each rmdir() is tried again for up to a second.
+ */
+static void cg_cleanup(const struct cg_state *st)
+{
+	size_t i;
+	int try;
+
+	for (i = 0; i < ARRAY_SIZE(cg_made); i++) {
+		for (try = 0; try < 100; try++) {
+			cg_evict(cg_made[i]);
+			if (!rmdir(cg_made[i]) || errno == ENOENT)
+				break;
+			usleep(10 * 1000);
+		}
+	}
+	if (st->added_pids)
+		write_file(CG_ROOT "/cgroup.subtree_control", "-pids");
+	if (st->mounted)
+		umount(CG_ROOT);
 }
 
 static __u64 cg_id(const char *cg)
@@ -117,19 +197,32 @@ static int reap(pid_t pid)
 }
 
 FIXTURE(cg) {
-	int dummy;
+	struct cg_state st;
 };
 
 FIXTURE_SETUP(cg)
 {
-	ASSERT_EQ(cg_mount(), 0) TH_LOG("no cgroup2 hierarchy at %s", CG_ROOT);
-	/* the test itself stays off CPU 0, in the root cgroup */
-	ASSERT_EQ(cg_enter(CG_ROOT, getpid()), 0);
+	int ret, err;
+
+	/* the test itself stays off CPU 0 */
 	ASSERT_EQ(pin_to_cpu(1), 0);
+	ret = cg_make(&self->st);
+	if (ret) {
+		err = errno;
+		/* the teardown runs only after a setup that went through */
+		cg_cleanup(&self->st);
+		ASSERT_EQ(ret, 0) TH_LOG("no cgroup2 hierarchy at %s: %s",
+					 CG_ROOT, strerror(err));
+	}
 }
 
-FIXTURE_TEARDOWN(cg)
+/*
+ * In the parent: the cgroups go also when the test died of a signal,
+ * and the children it left in them are gone before they are removed.
+ */
+FIXTURE_TEARDOWN_PARENT(cg)
 {
+	cg_cleanup(&self->st);
 }
 
 /*
@@ -245,13 +338,13 @@ TEST_F(cg, record_on_mkdir)
 	char path[64];
 	int fd, found = 0;
 
-	rmdir(CG_ROOT "/kperf_rec");
+	rmdir(CG_REC);
 	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
 	attr.cgroup = 1;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(rb_mmap(&rb, fd, 8, PROT_READ | PROT_WRITE), 0);
-	ASSERT_EQ(mkdir(CG_ROOT "/kperf_rec", 0755), 0);
+	ASSERT_EQ(mkdir(CG_REC, 0755), 0);
 
 	head = rb_head(&rb);
 	for (off = rb.pg->data_tail; off < head; off += h.size) {
@@ -265,11 +358,11 @@ TEST_F(cg, record_on_mkdir)
 		path[sizeof(path) - 1] = 0;
 		if (!strcmp(path, "/kperf_rec")) {
 			found++;
-			EXPECT_EQ(id, cg_id(CG_ROOT "/kperf_rec"));
+			EXPECT_EQ(id, cg_id(CG_REC));
 		}
 	}
 	EXPECT_EQ(found, 1);
-	rmdir(CG_ROOT "/kperf_rec");
+	rmdir(CG_REC);
 	rb_unmap(&rb);
 	close(fd);
 }

@@ -258,6 +258,50 @@ static inline int write_long(const char *path, long val)
 	return write_file(path, buf);
 }
 
+/*
+ * The two sysctls that bound sampling: perf_event_max_sample_rate and
+ * perf_cpu_time_max_percent. A test that changes them saves them with
+ * sample_limits_get() first and puts them back from its teardown.
+ */
+struct sample_limits {
+	long rate;
+	long pct;
+};
+
+#define SAMPLE_RATE_PATH	SYSCTL("perf_event_max_sample_rate")
+#define SAMPLE_PCT_PATH		SYSCTL("perf_cpu_time_max_percent")
+
+/* Read both limits into @s: 0 or -errno. */
+static inline int sample_limits_get(struct sample_limits *s)
+{
+	return read_long(SAMPLE_RATE_PATH, &s->rate) ?:
+	       read_long(SAMPLE_PCT_PATH, &s->pct);
+}
+
+/*
+ * Write @s->rate, then @s->pct; a negative one stays as it is. The kernel
+ * takes no new rate while the percentage is 0 or 100 (no adjustment), so
+ * the percentage is 25, the default, while the rate goes in. Returns 0, or
+ * the -errno of a write that failed (the percentage is written even when
+ * the rate was not).
+ */
+static inline int sample_limits_set(const struct sample_limits *s)
+{
+	long pct;
+	int ret = read_long(SAMPLE_PCT_PATH, &pct);
+
+	if (ret)
+		return ret;
+	if (s->rate >= 0) {
+		if (pct == 0 || pct == 100)
+			ret = write_long(SAMPLE_PCT_PATH, 25);
+		ret = ret ?: write_long(SAMPLE_RATE_PATH, s->rate);
+	}
+	if (s->pct >= 0)
+		pct = s->pct;
+	return write_long(SAMPLE_PCT_PATH, pct) ?: ret;
+}
+
 /* Run the calling thread on @cpu only: sched_setaffinity()'s result. */
 static inline int pin_to_cpu(int cpu)
 {
