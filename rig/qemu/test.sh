@@ -3,14 +3,18 @@
 #
 # Builds QEMU with the PMU (rig/qemu/build.sh, nothing to do when it is
 # up to date) and the bare-metal test (rig/qemu/mbtest), then boots the
-# test under -icount shift=0 with two vCPUs on each CPU model:
+# test with two vCPUs on each CPU model, under -icount shift=0 and again
+# without icount (-append noicount: there cycles follow the virtual clock,
+# so the test checks only that they count; instructions are exact either
+# way):
 #
 #   intel       -cpu max,vendor=GenuineIntel,pmu=on
 #   amd         -cpu max,vendor=AuthenticAMD,pmu=on     (PerfCtrExtCore, PerfMonV2)
 #   amd-legacy  -cpu max,vendor=AuthenticAMD,pmu=on,perfctr-core=off  (K7 counters)
 #
-# Prints each model's TAP and "N passed, N failed"; exits non-zero on any
-# failure, and when a guest does not finish (TIMEOUT, default 300 s).
+# Prints each run's TAP (its tests named "model:" under icount and
+# "model/noicount:" without) and "N passed, N failed"; exits non-zero on
+# any failure, and when a guest does not finish (TIMEOUT, default 300 s).
 source "$(dirname "$0")/../lib.sh"
 
 out=$BUILD/qemu-pmu
@@ -25,20 +29,26 @@ declare -A cpus=(
 	[amd-legacy]=max,vendor=AuthenticAMD,pmu=on,perfctr-core=off
 )
 passed=0 failed=0
-for model in intel amd amd-legacy; do
-	log="$out/mbtest-$model.log"
+for run in intel amd amd-legacy intel/noicount amd/noicount amd-legacy/noicount; do
+	model=${run%/noicount}
+	if [ "$run" = "$model" ]; then
+		accel=(-icount shift=0) append=
+	else
+		accel=() append=noicount
+	fi
+	log="$out/mbtest-${run/\//-}.log"
 	rm -f "$log"
 	set +e
-	timeout "$timeout" "$qemu" -M pc -accel tcg -icount shift=0 \
+	timeout "$timeout" "$qemu" -M pc -accel tcg "${accel[@]}" \
 		-cpu "${cpus[$model]}" -smp 2 -m 64 \
 		-display none -nodefaults -no-reboot \
 		-debugcon "file:$log" \
 		-device isa-debug-exit,iobase=0xf4,iosize=1 \
-		-kernel "$out/mbtest.elf" </dev/null
+		-kernel "$out/mbtest.elf" -append "$append" </dev/null
 	rc=$?
 	set -e
-	echo "# $model: -cpu ${cpus[$model]}"
-	sed "s/^\(\(not \)\{0,1\}ok [0-9]* - \)/\1$model: /" "$log" 2>/dev/null || true
+	echo "# $run: -cpu ${cpus[$model]}${accel[*]:+ ${accel[*]}}"
+	sed "s|^\(\(not \)\{0,1\}ok [0-9]* - \)|\1$run: |" "$log" 2>/dev/null || true
 	p=$(grep -c '^ok ' "$log" 2>/dev/null || true)
 	f=$(grep -c '^not ok ' "$log" 2>/dev/null || true)
 	passed=$((passed + p))
@@ -46,7 +56,7 @@ for model in intel amd amd-legacy; do
 	# isa-debug-exit: status (v << 1) | 1; the test writes 0 when all passed
 	if [ "$rc" != 1 ] || ! grep -q '^# PASS' "$log"; then
 		if [ "$f" = 0 ]; then
-			echo "not ok - $model: guest did not finish cleanly (exit status $rc)"
+			echo "not ok - $run: guest did not finish cleanly (exit status $rc)"
 			failed=$((failed + 1))
 		fi
 	fi

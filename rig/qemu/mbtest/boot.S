@@ -20,6 +20,7 @@
 	.globl _start
 _start:
 	cli
+	mov %ebx, mb_info		/* the multiboot information */
 	lgdt gdtr
 	ljmp $KCODE, $1f
 1:	mov $KDATA, %ax
@@ -36,7 +37,7 @@ _start:
 
 /* Exception entries: #GP and #UD skip the 2-byte instruction that faulted
  * (rdmsr, wrmsr, rdpmc, ud2) and record the vector. */
-	.globl nmi_entry, gp_entry, ud_entry, int80_entry
+	.globl nmi_entry, gp_entry, ud_entry, int80_entry, timer_entry
 nmi_entry:
 	pusha
 	push %ds
@@ -61,6 +62,11 @@ ud_entry:
 	addl $2, (%esp)
 	movl $6, %ss:fault
 	iret
+/* the local APIC timer (vector 0x40): counted and acknowledged */
+timer_entry:
+	incl %ss:timer_irqs
+	movl $0, %ss:0xfee000b0		/* EOI */
+	iret
 
 /*
  * measure(msr, lo, hi, n): wrmsr(msr, hi:lo) starts counting, a LOOP of n
@@ -84,6 +90,56 @@ measure:
 	xor %edx, %edx
 	wrmsr
 	pop %edi
+	pop %esi
+	ret
+
+/*
+ * nop_block(msr, lo, hi): wrmsr(msr, hi:lo) starts counting, 32 NOPs
+ * (one straight-line TB) run, wrmsr(msr, 0) stops it.  A counter that
+ * overflows at the kth NOP interrupts at nop_block_nops + k.
+ */
+	.globl nop_block, nop_block_nops
+nop_block:
+	push %esi
+	mov 8(%esp), %ecx
+	mov 12(%esp), %eax
+	mov 16(%esp), %edx
+	mov %ecx, %esi
+	wrmsr
+nop_block_nops:
+	.rept 32
+	nop
+	.endr
+	mov %esi, %ecx
+	xor %eax, %eax
+	xor %edx, %edx
+	wrmsr
+	pop %esi
+	ret
+
+/*
+ * hlt_block(msr, lo, hi): wrmsr(msr, hi:lo) starts counting, then NOP,
+ * STI, HLT (the 3rd instruction counted), CLI, and wrmsr(msr, 0).  A
+ * counter that overflows at the HLT must wake it with its PMI, at
+ * hlt_block_after; the local APIC timer wakes it otherwise.
+ */
+	.globl hlt_block, hlt_block_after
+hlt_block:
+	push %esi
+	mov 8(%esp), %ecx
+	mov 12(%esp), %eax
+	mov 16(%esp), %edx
+	mov %ecx, %esi
+	wrmsr
+	nop
+	sti
+	hlt
+hlt_block_after:
+	cli
+	mov %esi, %ecx
+	xor %eax, %eax
+	xor %edx, %edx
+	wrmsr
 	pop %esi
 	ret
 
@@ -290,6 +346,9 @@ gdtr:
 	.word gdt_end - gdt - 1
 	.long gdt
 saved_esp:
+	.long 0
+	.globl mb_info
+mb_info:
 	.long 0
 
 	.bss

@@ -2,8 +2,13 @@
 /*
  * mbtest: a bare-metal conformance test of QEMU's emulated x86 PMU
  * (rig/qemu/patches), booted with -kernel as a multiboot image under
- * -icount shift=0. Prints TAP on the debug console (port 0xe9) and exits
+ * -icount shift=0, and without icount when its command line (-append)
+ * says "noicount". Prints TAP on the debug console (port 0xe9) and exits
  * through isa-debug-exit (port 0xf4): status 1 when every test passed.
+ *
+ * Instructions count exactly either way; cycles are one per instruction
+ * under icount and follow the virtual clock (host time) without it, where
+ * their checks are only that they count.
  *
  * Exact-count conventions (as KVM's pmu_counters_test.c has them): the
  * WRMSR that enables a counter does not count, the one that disables it
@@ -18,6 +23,10 @@
  */
 u32 fault;
 u64 user_pmc;
+u32 timer_irqs;
+
+/* booted under -icount (the command line has no "noicount") */
+static int icount = 1;
 
 static inline void out8(u16 p, u8 v)
 {
@@ -166,13 +175,14 @@ static void setgate(int v, void (*f)(void), int dpl)
 }
 
 /* what the last NMI saw; written by nmi_handler */
-u32 nmis, nmi_cs;
+u32 nmis, nmi_cs, nmi_eip;
 u64 nmi_status, nmi_ctr, nmi_lvtpc;
 static u32 nmi_status_msr, nmi_ctr_msr, nmi_ack_msr;	/* 0: none */
 
 void nmi_handler(u32 *frame)
 {
 	nmis++;
+	nmi_eip = frame[0];
 	nmi_cs = frame[1];
 	nmi_status = nmi_status_msr ? rdmsr(nmi_status_msr) : 0;
 	nmi_ctr = rdmsr(nmi_ctr_msr);
@@ -216,6 +226,20 @@ static void note(const char *s, u64 v)
 	puts(s);
 	putdec(v);
 	puts("\n");
+}
+
+/*
+ * A cycles count: one per instruction under icount (want), the virtual
+ * clock without it, where it must only have counted.
+ */
+static void cycles_eq(u64 got, u64 want, const char *what, const char *noicount)
+{
+	if (icount) {
+		eq(got, want, what);
+		return;
+	}
+	report(got > 0, noicount);
+	note("cycles counted: ", got);
 }
 
 /* the last RDMSR, WRMSR or RDPMC raised #GP */
@@ -265,6 +289,7 @@ static void start_ap(void)
 
 static void pmi_setup(u32 status, u32 ctr, u32 ack)
 {
+	nmi_eip = 0;
 	nmi_status_msr = status;
 	nmi_ctr_msr = ctr;
 	nmi_ack_msr = ack;
@@ -273,6 +298,68 @@ static void pmi_setup(u32 status, u32 ctr, u32 ack)
 	nmi_status = 0;
 	nmi_ctr = 0;
 	nmi_lvtpc = 0;
+}
+
+/* a + b, in one of two buffers (a test name) */
+static const char *cat(const char *a, const char *b)
+{
+	static char buf[2][160];
+	static int which;
+	char *p = buf[which ^= 1], *e = p + sizeof(buf[0]) - 1;
+
+	while (*a && p < e)
+		*p++ = *a++;
+	while (*b && p < e)
+		*p++ = *b++;
+	*p = 0;
+	return buf[which];
+}
+
+/*
+ * The PMI comes right after the instruction that overflows its counter:
+ * ctr (started by wrmsr(ctl, hi:lo), selected by wrmsr(sel, selval))
+ * at -k overflows at the kth NOP of a straight line, one TB, which
+ * without icount is cut there; then at a HLT, whose PMI must wake the
+ * vCPU (the local APIC timer would, 0.1 s later).
+ */
+static void test_pmi_at(const char *name, u32 ctl, u32 lo, u32 hi, u32 sel,
+			u32 selval, u32 ctr, u32 status, u32 ack)
+{
+	static const u32 ks[] = { 1, 7, 32 };
+	static const char *const what[] = {
+		": PMI after the 1st NOP of a TB, at the 2nd",
+		": PMI after the 7th NOP of a TB, at the 8th",
+		": PMI after the 32nd NOP of a TB, at the MOV after it",
+	};
+	u32 i;
+
+	for (i = 0; i < 3; i++) {
+		pmi_setup(status, ctr, ack);
+		wrmsr(ctr, -(u64)ks[i] & MASK48);
+		wrmsr(sel, selval);
+		nop_block(ctl, lo, hi);
+		report(nmis == 1 && nmi_eip == (u32)nop_block_nops + ks[i],
+		       cat(name, what[i]));
+		if (nmis != 1 || nmi_eip != (u32)nop_block_nops + ks[i]) {
+			note("PMIs: ", nmis);
+			note("at NOP + ", nmi_eip - (u32)nop_block_nops);
+		}
+	}
+	pmi_setup(status, ctr, ack);
+	timer_irqs = 0;
+	apic_write(0x3e0, 0xb);			/* timer: divide by 1 */
+	apic_write(0x320, 0x40);		/* one-shot, vector 0x40 */
+	apic_write(0x380, 100000000);		/* 1e8 ns */
+	wrmsr(ctr, -3ull & MASK48);
+	wrmsr(sel, selval);
+	hlt_block(ctl, lo, hi);
+	apic_write(0x380, 0);
+	report(nmis == 1 && nmi_eip == (u32)hlt_block_after && !timer_irqs,
+	       cat(name, ": overflow at HLT: its PMI wakes it, right after it"));
+	if (nmis != 1 || nmi_eip != (u32)hlt_block_after || timer_irqs) {
+		note("PMIs: ", nmis);
+		note("timer interrupts: ", timer_irqs);
+	}
 }
 
 /* legacy-mode SYSCALL/SYSRET: EFER.SCE, STAR */
@@ -355,16 +442,36 @@ static void test_intel(void)
 	v1 = rdmsr(PMC0); f1 = rdmsr(FIX0); c1 = rdmsr(FIX0 + 1);
 	eq(v1, 1005, "GP counter, event 0xC0: 1000 LOOPs count 1005");
 	eq(f1, 1005, "fixed counter 0: 1000 LOOPs count 1005");
-	eq(c1, 1005, "fixed counter 1 (cycles): one per instruction under icount");
+	cycles_eq(c1, 1005, "fixed counter 1 (cycles): one per instruction under icount",
+		  "fixed counter 1 (cycles): counts");
 	wrmsr(PMC0, 0); wrmsr(FIX0, 0);
 	measure(GCTRL, 1, 1, 100000);
 	v2 = rdmsr(PMC0); f2 = rdmsr(FIX0);
 	eq(v2, 100005, "GP counter: 100000 LOOPs count 100005");
 	eq(f2, 100005, "fixed counter 0: 100000 LOOPs count 100005");
 	eq(rdmsr(PMC0), v2, "counter frozen once GLOBAL_CTRL is 0");
+	if (!icount) {
+		/* instructions per cycle, cycles being the virtual clock */
+		wrmsr(FIX0, 0); wrmsr(FIX0 + 1, 0);
+		measure(GCTRL, 0, 3, 10000000);
+		f2 = rdmsr(FIX0); c1 = rdmsr(FIX0 + 1);
+		eq(f2, 10000005, "fixed counter 0: 1e7 LOOPs count 1e7 + 5");
+		report(c1 >= 1000 && c1 < (1ull << 32),
+		       "fixed counter 1: 1e7 LOOPs take 1 us to 4 s");
+		if (c1 >= 1000 && c1 < (1ull << 32))
+			note("instructions per 1000 cycles: ", (u32)f2 / ((u32)c1 / 1000));
+		/* what counting costs: the same LOOPs, cycles only */
+		wrmsr(FIX0 + 1, 0);
+		measure(GCTRL, 0, 2, 10000000);
+		f1 = rdmsr(FIX0 + 1);
+		if (f1 >= 1000 && f1 < (1ull << 32))
+			note("the same, instructions not counted, per 1000 cycles: ",
+			     10000005u / ((u32)f1 / 1000));
+	}
 	wrmsr(EVTSEL0 + 1, 0x3c | EN | USR | OS); wrmsr(PMC0 + 1, 0);
 	measure(GCTRL, 2, 0, 1000);
-	eq(rdmsr(PMC0 + 1), 1005, "GP counter, event 0x3C (cycles): 1005");
+	cycles_eq(rdmsr(PMC0 + 1), 1005, "GP counter, event 0x3C (cycles): 1005",
+		  "GP counter, event 0x3C (cycles): counts");
 	wrmsr(EVTSEL0 + 1, 0);
 	wrmsr(PMC0, 0);
 	measure(GCTRL, 2, 0, 1000);
@@ -449,18 +556,21 @@ static void test_intel(void)
 	eq(rdmsr(PMC0), 5002, "USR only: 5000 LOOPs at CPL 3 count 5002 (MOV, LOOPs, INT)");
 	eq(rdmsr(PMC0 + 1), 10, "OS only: 10 (PUSH x5, IRET, MOV, XOR, XOR, WRMSR)");
 	eq(rdmsr(PMC0 + 2), 5012, "USR|OS: 5012");
-	eq(rdmsr(PMC0 + 3), 5002, "cycles, USR only: 5002");
+	cycles_eq(rdmsr(PMC0 + 3), 5002, "cycles, USR only: 5002", "cycles, USR only: counts");
 	eq(rdmsr(FIX0), 5002, "fixed counter 0, USR only: 5002");
-	eq(rdmsr(FIX0 + 1), 10, "fixed counter 1, OS only: 10");
-	eq(rdmsr(FIX0 + 2), 5012, "fixed counter 2, both: 5012");
+	cycles_eq(rdmsr(FIX0 + 1), 10, "fixed counter 1 (cycles), OS only: 10",
+		  "fixed counter 1 (cycles), OS only: counts");
+	cycles_eq(rdmsr(FIX0 + 2), 5012, "fixed counter 2 (ref cycles), both: 5012",
+		  "fixed counter 2 (ref cycles), both: counts");
 	wrmsr(PMC0, 0); wrmsr(PMC0 + 1, 0); wrmsr(PMC0 + 2, 0); wrmsr(PMC0 + 3, 0);
 	wrmsr(FIX0, 0); wrmsr(FIX0 + 1, 0); wrmsr(FIX0 + 2, 0);
 	run_user_fault(GCTRL, 0xf, 7, 5000);
 	eq(rdmsr(PMC0), 5002, "faults at CPL 3 (UD2, RDMSR) do not retire: USR 5002");
 	eq(rdmsr(PMC0 + 1), 17, "faults at CPL 3: OS counts the #UD and #GP handlers: 17");
 	eq(rdmsr(PMC0 + 2), 5019, "faults at CPL 3: USR|OS 5019");
-	eq(rdmsr(PMC0 + 3), 5004,
-	   "faults at CPL 3: cycles (USR) include the faulting instructions");
+	cycles_eq(rdmsr(PMC0 + 3), 5004,
+		  "faults at CPL 3: cycles (USR) include the faulting instructions",
+		  "faults at CPL 3: cycles (USR) count");
 	test_fast_syscalls(GCTRL, 7, PMC0, PMC0 + 1, PMC0 + 2);
 	wrmsr(EVTSEL0 + 1, 0); wrmsr(EVTSEL0 + 2, 0); wrmsr(EVTSEL0 + 3, 0);
 	wrmsr(FIXCTRL, 0);
@@ -518,6 +628,12 @@ static void test_intel(void)
 	measure(GCTRL, 0, 1, 1000);
 	eq(nmis, 1, "fixed counter 0 overflow: one PMI");
 	eq(nmi_status, 1ull << 32, "fixed counter 0 overflow: GLOBAL_STATUS bit 32");
+	wrmsr(FIXCTRL, 0);
+	/* the PMI right at the overflow */
+	test_pmi_at("GP counter", GCTRL, 1, 0, EVTSEL0, 0xc0 | EN | INT | USR | OS,
+		    PMC0, GSTATUS, GRESET);
+	wrmsr(EVTSEL0, 0);
+	test_pmi_at("fixed counter 0", GCTRL, 0, 1, FIXCTRL, 0xb, FIX0, GSTATUS, GRESET);
 	wrmsr(FIXCTRL, 0);
 	/* v4 freeze on PMI */
 	if (ver >= 4) {
@@ -594,8 +710,9 @@ static void test_amd(void)
 	if (v2) {
 		wrmsr(K7_SEL0 + 1, 0x76 | USR | OS | EN); wrmsr(K7_CTR0 + 1, 0);
 		measure(A_GCTL, 2, 0, 1000);
-		eq(rdmsr(K7_CTR0 + 1), 1005,
-		   "event 0x76 (cycles): one per instruction under icount");
+		cycles_eq(rdmsr(K7_CTR0 + 1), 1005,
+			  "event 0x76 (cycles): one per instruction under icount",
+			  "event 0x76 (cycles): counts");
 		wrmsr(K7_SEL0 + 1, 0);
 	}
 	rdpmc(n); gp(1, "RDPMC past the last counter #GP");
@@ -741,6 +858,13 @@ static void test_amd(void)
 		eq(nmi_status, 1, "overflow at SYSCALL: PerfCntrGlobalStatus bit 0 at the PMI");
 	eq(nmi_cs & 3, 0, "overflow at SYSCALL: the PMI comes after it, at CPL 0");
 	eq(rdmsr(K7_CTR0), 0, "overflow at SYSCALL: USR count exact, wrapped to 0");
+	/* the PMI right at the overflow */
+	if (v2)
+		test_pmi_at("PerfCtr0", A_GCTL, 1, 0, K7_SEL0, 0xc0 | USR | OS | INT | EN,
+			    K7_CTR0, A_GSTATUS, A_GCLR);
+	else
+		test_pmi_at("PerfCtr0", K7_SEL0, 0xc0 | USR | OS | INT | EN, 0, K7_SEL0,
+			    0xc0 | USR | OS | INT, K7_CTR0, 0, 0);
 
 	wrmsr(K7_SEL0, 0xc0 | USR | OS | (v2 ? EN : 0));
 	wrmsr(K7_CTR0, 0);
@@ -748,9 +872,25 @@ static void test_amd(void)
 	wrmsr(K7_SEL0, 0);
 }
 
+/* w is one of the space-separated words of s */
+static int has_word(const char *s, const char *w)
+{
+	const char *p, *q;
+
+	for (p = s; *p; p++) {
+		if (p != s && p[-1] != ' ')
+			continue;
+		for (q = w; *q && p[q - w] == *q; q++)
+			;
+		if (!*q && (p[q - w] == ' ' || !p[q - w]))
+			return 1;
+	}
+	return 0;
+}
+
 void main(void)
 {
-	u32 a, b, c, d;
+	u32 a, b, c, d, *mbi;
 	u64 *t = &tss_desc;
 
 	setgate(2, nmi_entry, 0);
@@ -758,6 +898,7 @@ void main(void)
 	setgate(13, gp_entry, 0);
 	setgate(0x80, int80_entry, 3);
 	setgate(0x81, int81_entry, 3);
+	setgate(0x40, timer_entry, 0);
 	idtr[0] = sizeof(idt) - 1;
 	idtr[1] = (u32)idt;
 	idtr[2] = (u32)idt >> 16;
@@ -773,8 +914,13 @@ void main(void)
 	apic_write(0xf0, 0x1ff);		/* SVR: APIC enabled */
 	start_ap();
 
+	/* multiboot information: flags bit 2, the command line at +16 */
+	mbi = (u32 *)mb_info;
+	if (mbi && (mbi[0] & BIT(2)) && has_word((char *)mbi[4], "noicount"))
+		icount = 0;
 	cpuid(0, &a, &b, &c, &d);
 	puts("TAP version 13\n");
+	puts(icount ? "# under -icount\n" : "# without icount\n");
 	if (b == 0x756e6547) {			/* "Genu" */
 		puts("# GenuineIntel\n");
 		test_intel();

@@ -17,11 +17,18 @@ void gp_entry(void);
 void ud_entry(void);
 void int80_entry(void);
 void int81_entry(void);
+void timer_entry(void);
 void sysenter_entry(void);
 void syscall_entry(void);
 
 /* WRMSR(msr, hi:lo), a LOOP of n, WRMSR(msr, 0): n + 5 counted */
 void measure(u32 msr, u32 lo, u32 hi, u32 n);
+/* WRMSR(msr, hi:lo), 32 NOPs, WRMSR(msr, 0) */
+void nop_block(u32 msr, u32 lo, u32 hi);
+extern char nop_block_nops[];
+/* WRMSR(msr, hi:lo), NOP, STI, HLT, CLI, WRMSR(msr, 0) */
+void hlt_block(u32 msr, u32 lo, u32 hi);
+extern char hlt_block_after[];
 /* the same with the LOOP at CPL 3, entered and left in several ways */
 void run_user(u32 msr, u32 lo, u32 hi, u32 n);
 void run_user_fault(u32 msr, u32 lo, u32 hi, u32 n);
@@ -38,5 +45,6 @@ extern char ap_tramp[];
 extern char ap_tramp_end[];
 extern char kstack_top[];
 extern u64 tss_desc;
+extern u32 mb_info;
 
 #endif
