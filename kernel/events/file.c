@@ -256,6 +256,12 @@ static int perf_modify_attr(struct perf_event *event,
 	return -EOPNOTSUPP;
 }
 
+/*
+ * A trace event filter (Documentation/trace/events.rst, "Event
+ * filtering") for an event of the tracepoint, kprobe or uprobe PMU: the
+ * events the trace layer set up, which is what event->tp_event says.
+ * Anything else has no fields to filter on.
+ */
 static int perf_set_filter(struct perf_event *event, void __user *arg)
 {
 	char *filter;
@@ -265,7 +271,7 @@ static int perf_set_filter(struct perf_event *event, void __user *arg)
 	if (IS_ERR(filter))
 		return PTR_ERR(filter);
 #ifdef CONFIG_EVENT_TRACING
-	if (event->attr.type == PERF_TYPE_TRACEPOINT)
+	if (event->tp_event)
 		ret = ftrace_profile_set_filter(event, event->attr.config,
 						filter);
 #endif
@@ -295,60 +301,80 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 		return 0;
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
 		return perf_event_pause_output(event, arg);
-	case PERF_EVENT_IOC_SET_FILTER:
-		return perf_set_filter(event, (void __user *)arg);
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
 		return perf_modify_attr(event, (void __user *)arg);
 	}
 	return -ENOTTY;
 }
 
-static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+/* PERF_EVENT_IOC_SET_OUTPUT: @fd is another event's file, or -1 for none */
+static long perf_ioctl_set_output(struct perf_event *event, int fd)
 {
-	struct perf_event *event = file->private_data;
-	struct perf_event_context *ctx;
+	struct perf_event *target = NULL;
+	struct fd out;
 	long ret;
 
-	/* the LSM may refuse any change to the event */
-	ret = security_perf_event_write(event);
-	if (ret)
-		return ret;
+	if (fd == -1)
+		return perf_event_set_output(event, NULL);
+	out = fdget(fd);
+	if (!fd_file(out))
+		return -EBADF;
+	if (is_perf_file(fd_file(out)))
+		target = fd_file(out)->private_data;
+	ret = target ? perf_event_set_output(event, target) : -EBADF;
+	fdput(out);
+	return ret;
+}
+
+/*
+ * The ioctls that need no ctx->mutex (they take what they need
+ * themselves, or touch nothing the mutex protects).  Return: true with
+ * *@ret set when @cmd was one of them.
+ */
+static bool perf_ioctl_unlocked(struct perf_event *event, unsigned int cmd,
+				unsigned long arg, long *ret)
+{
+	u64 __user *uptr = (u64 __user *)arg;
+	u64 period;
 
 	switch (cmd) {
 	case PERF_EVENT_IOC_SET_BPF:
 	case PERF_EVENT_IOC_QUERY_BPF:
-		/* takes ctx->mutex itself, where it needs it */
-		return perf_bpf_ioctl(event, cmd, arg);
+		*ret = perf_bpf_ioctl(event, cmd, arg);
+		return true;
 	case PERF_EVENT_IOC_ID:
-		if (put_user(perf_event_primary_id(event), (u64 __user *)arg))
-			return -EFAULT;
-		return 0;
-	case PERF_EVENT_IOC_PERIOD: {
-		u64 value;
-
-		if (copy_from_user(&value, (u64 __user *)arg, sizeof(value)))
-			return -EFAULT;
-		return perf_event_period(event, value);
+		*ret = put_user(perf_event_primary_id(event), uptr) ?
+		       -EFAULT : 0;
+		return true;
+	case PERF_EVENT_IOC_PERIOD:
+		*ret = copy_from_user(&period, uptr, sizeof(period)) ?
+		       -EFAULT : perf_event_period(event, period);
+		return true;
+	case PERF_EVENT_IOC_SET_OUTPUT:
+		*ret = perf_ioctl_set_output(event, arg);
+		return true;
+	case PERF_EVENT_IOC_SET_FILTER:
+		/*
+		 * Not under ctx->mutex, as upstream: the filter belongs to
+		 * the trace layer, which serialises it with its own
+		 * event_mutex, and upstream documents a deadlock between
+		 * that layer's locks and a ctx->mutex held here.
+		 */
+		*ret = perf_set_filter(event, (void __user *)arg);
+		return true;
 	}
-	case PERF_EVENT_IOC_SET_OUTPUT: {
-		struct fd out;
-		int fd = arg;
+	return false;
+}
 
-		if (fd == -1)
-			return perf_event_set_output(event, NULL);
-		out = fdget(fd);
-		if (!fd_file(out))
-			return -EBADF;
-		if (is_perf_file(fd_file(out)))
-			ret = perf_event_set_output(event,
-						    fd_file(out)->private_data);
-		else
-			ret = -EBADF;
-		fdput(out);
+static long perf_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	struct perf_event *event = filp->private_data;
+	struct perf_event_context *ctx;
+	/* the LSM may refuse any change to the event */
+	long ret = security_perf_event_write(event);
+
+	if (ret || perf_ioctl_unlocked(event, cmd, arg, &ret))
 		return ret;
-	}
-	}
-
 	ctx = perf_event_ctx_lock(event);
 	ret = perf_ioctl_locked(event, cmd, arg);
 	mutex_unlock(&ctx->mutex);
@@ -356,22 +382,27 @@ static long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 }
 
 #ifdef CONFIG_COMPAT
-static long perf_compat_ioctl(struct file *file, unsigned int cmd,
+/* the ioctls whose argument is a pointer, as bits by ioctl number */
+#define PERF_IOC_POINTER_NRS					\
+	(BIT_ULL(_IOC_NR(PERF_EVENT_IOC_SET_FILTER)) |		\
+	 BIT_ULL(_IOC_NR(PERF_EVENT_IOC_ID)) |			\
+	 BIT_ULL(_IOC_NR(PERF_EVENT_IOC_QUERY_BPF)) |		\
+	 BIT_ULL(_IOC_NR(PERF_EVENT_IOC_MODIFY_ATTRIBUTES)))
+
+/*
+ * A 32-bit caller's command encodes a pointer argument's size as 4 bytes;
+ * the native handler expects the native size, so rewrite that field (the
+ * number alone decides, whatever the direction and type bits say).
+ */
+static long perf_compat_ioctl(struct file *filp, unsigned int cmd,
 			      unsigned long arg)
 {
-	/* the ioctls taking a pointer encode the native pointer size */
-	switch (_IOC_NR(cmd)) {
-	case _IOC_NR(PERF_EVENT_IOC_SET_FILTER):
-	case _IOC_NR(PERF_EVENT_IOC_ID):
-	case _IOC_NR(PERF_EVENT_IOC_QUERY_BPF):
-	case _IOC_NR(PERF_EVENT_IOC_MODIFY_ATTRIBUTES):
-		if (_IOC_SIZE(cmd) == sizeof(compat_uptr_t)) {
-			cmd &= ~IOCSIZE_MASK;
-			cmd |= sizeof(void *) << IOCSIZE_SHIFT;
-		}
-		break;
-	}
-	return perf_ioctl(file, cmd, (unsigned long)compat_ptr(arg));
+	unsigned int nr = _IOC_NR(cmd);
+
+	if (nr < 64 && (PERF_IOC_POINTER_NRS & BIT_ULL(nr)) &&
+	    _IOC_SIZE(cmd) == sizeof(compat_uptr_t))
+		cmd = _IOC(_IOC_DIR(cmd), _IOC_TYPE(cmd), nr, sizeof(void *));
+	return perf_ioctl(filp, cmd, (unsigned long)compat_ptr(arg));
 }
 #else
 # define perf_compat_ioctl NULL
@@ -437,20 +468,16 @@ struct file *perf_event_get(unsigned int fd)
  */
 const struct perf_event *perf_get_event(struct file *file)
 {
-	if (!is_perf_file(file))
-		return ERR_PTR(-EINVAL);
-	return file->private_data;
+	return is_perf_file(file) ? file->private_data : ERR_PTR(-EINVAL);
 }
 
 /**
  * perf_event_attrs - the attributes of an event
  * @event: the event
  *
- * Return: its attributes.
+ * Return: its attributes, or ERR_PTR(-EINVAL) for no event.
  */
 const struct perf_event_attr *perf_event_attrs(struct perf_event *event)
 {
-	if (!event)
-		return ERR_PTR(-EINVAL);
-	return &event->attr;
+	return event ? &event->attr : ERR_PTR(-EINVAL);
 }

@@ -232,32 +232,53 @@ static void swevent_destroy(struct perf_event *event)
 	static_key_slow_dec(&perf_swevent_enabled[event->attr.config]);
 }
 
+static struct pmu perf_swevent;
 static struct pmu perf_cpu_clock;
 static struct pmu perf_task_clock;
+
+/*
+ * -ENOENT for an event of another type, -EOPNOTSUPP for one asking for a
+ * branch stack, which no software event records; 0 when @event is ours.
+ */
+static int swevent_claim(struct perf_event *event, u32 type)
+{
+	if (event->attr.type != type)
+		return -ENOENT;
+	return has_branch_stack(event) ? -EOPNOTSUPP : 0;
+}
 
 static int swevent_init(struct perf_event *event)
 {
 	u64 id = event->attr.config;
+	struct pmu *clock;
+	int err = swevent_claim(event, PERF_TYPE_SOFTWARE);
 
-	if (event->attr.type != PERF_TYPE_SOFTWARE)
-		return -ENOENT;
-	if (has_branch_stack(event))
-		return -EOPNOTSUPP;
-	/* the clocks are PMUs of their own: send the event there */
-	if (id == PERF_COUNT_SW_CPU_CLOCK) {
-		event->attr.type = perf_cpu_clock.type;
-		return -ENOENT;
+	if (err)
+		return err;
+	switch (id) {
+	case PERF_COUNT_SW_CPU_CLOCK:
+		clock = &perf_cpu_clock;
+		break;
+	case PERF_COUNT_SW_TASK_CLOCK:
+		clock = &perf_task_clock;
+		break;
+	default:
+		if (id >= PERF_COUNT_SW_MAX)
+			return -ENOENT;
+		static_key_slow_inc(&perf_swevent_enabled[id]);
+		event->destroy = swevent_destroy;
+		return 0;
 	}
-	if (id == PERF_COUNT_SW_TASK_CLOCK) {
-		event->attr.type = perf_task_clock.type;
-		return -ENOENT;
-	}
-	if (id >= PERF_COUNT_SW_MAX)
-		return -ENOENT;
-
-	static_key_slow_inc(&perf_swevent_enabled[id]);
-	event->destroy = swevent_destroy;
-	return 0;
+	/*
+	 * The clocks are PMUs of their own: name the clock's type, as
+	 * upstream does, and refuse, so that the core hands the event to
+	 * it.  What user space asked for is still the type a SIGTRAP
+	 * reports (si_perf_type): this PMU stays in pmu_private to say so
+	 * (overflow.c).  The clock PMUs keep nothing else there.
+	 */
+	event->attr.type = clock->type;
+	event->pmu_private = &perf_swevent;
+	return -ENOENT;
 }
 
 static struct pmu perf_swevent = {
@@ -286,28 +307,34 @@ static struct pmu perf_swevent = {
  */
 #define CLOCK_MIN_PERIOD_NS	10000ULL
 
+/* does a clock sample taken with @regs count, given the event's excludes */
+static bool clock_sample_wanted(struct perf_event *event, struct pt_regs *regs)
+{
+	if (!regs || swevent_excluded(event, regs))
+		return false;
+	return !(event->attr.exclude_idle && is_idle_task(current));
+}
+
 static enum hrtimer_restart clock_hrtimer_fn(struct hrtimer *timer)
 {
 	struct perf_event *event = container_of(timer, struct perf_event,
 						hw.hrtimer);
-	enum hrtimer_restart ret = HRTIMER_RESTART;
+	struct pt_regs *regs = get_irq_regs();
 	struct perf_sample_data data;
-	struct pt_regs *regs;
+	bool stop = false;
+	u64 next;
 
 	if (READ_ONCE(event->state) != PERF_EVENT_STATE_ACTIVE)
 		return HRTIMER_NORESTART;
+	/* the sample carries the count up to this very tick */
 	event->pmu->read(event);
-	perf_sample_data_init(&data, 0, event->hw.last_period);
-	regs = get_irq_regs();
-	if (regs && !swevent_excluded(event, regs) &&
-	    !(event->attr.exclude_idle && is_idle_task(current))) {
-		if (perf_event_do_overflow(event, &data, regs, 1))
-			ret = HRTIMER_NORESTART;
+	if (clock_sample_wanted(event, regs)) {
+		perf_sample_data_init(&data, 0, event->hw.last_period);
+		stop = perf_event_do_overflow(event, &data, regs, 1);
 	}
-	hrtimer_forward_now(timer,
-			    ns_to_ktime(max(CLOCK_MIN_PERIOD_NS,
-					    event->hw.sample_period)));
-	return ret;
+	next = max(CLOCK_MIN_PERIOD_NS, event->hw.sample_period);
+	hrtimer_forward_now(timer, ns_to_ktime(next));
+	return stop ? HRTIMER_NORESTART : HRTIMER_RESTART;
 }
 
 static void clock_hrtimer_start(struct perf_event *event)
@@ -446,10 +473,13 @@ static void task_clock_read(struct perf_event *event)
 
 static int clock_init(struct perf_event *event, struct pmu *pmu, u64 id)
 {
-	if (event->attr.type != pmu->type || event->attr.config != id)
+	int err;
+
+	if (event->attr.config != id)
 		return -ENOENT;
-	if (has_branch_stack(event))
-		return -EOPNOTSUPP;
+	err = swevent_claim(event, pmu->type);
+	if (err)
+		return err;
 	if (is_sampling_event(event)) {
 		struct hw_perf_event *hwc = &event->hw;
 
@@ -484,27 +514,29 @@ static int task_clock_init(struct perf_event *event)
 }
 
 static struct pmu perf_cpu_clock = {
-	.task_ctx_nr	= perf_sw_context,
-	.capabilities	= PERF_PMU_CAP_NO_NMI,
-	.dev		= PMU_NULL_DEV,
 	.event_init	= cpu_clock_init,
 	.add		= cpu_clock_add,
 	.del		= cpu_clock_del,
 	.start		= cpu_clock_start,
 	.stop		= cpu_clock_stop,
 	.read		= cpu_clock_read,
+	/* a software PMU like perf_swevent, without a sysfs device */
+	.task_ctx_nr	= perf_sw_context,
+	.dev		= PMU_NULL_DEV,
+	.capabilities	= PERF_PMU_CAP_NO_NMI,
 };
 
 static struct pmu perf_task_clock = {
-	.task_ctx_nr	= perf_sw_context,
-	.capabilities	= PERF_PMU_CAP_NO_NMI,
-	.dev		= PMU_NULL_DEV,
 	.event_init	= task_clock_init,
 	.add		= task_clock_add,
 	.del		= task_clock_del,
 	.start		= task_clock_start,
 	.stop		= task_clock_stop,
 	.read		= task_clock_read,
+	/* a software PMU like perf_swevent, without a sysfs device */
+	.task_ctx_nr	= perf_sw_context,
+	.dev		= PMU_NULL_DEV,
+	.capabilities	= PERF_PMU_CAP_NO_NMI,
 };
 
 /**

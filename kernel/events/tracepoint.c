@@ -12,8 +12,10 @@
  * perf_trace_run_bpf_submit() / perf_tp_event() below, which count it on
  * every event of that list that matches.
  *
- * Context of perf_tp_event(): the tracepoint's (any, including NMI), with a
- * recursion context already taken by the caller; we always release it.
+ * Context of perf_tp_event(): the tracepoint's (preemption off, NMI too for
+ * the probes), with a recursion context already taken by the caller; we
+ * always release it.  A tracepoint about another task (a wakeup) also
+ * reaches that task's own events for it, see tp_deliver_to_task().
  */
 #include <linux/trace_events.h>
 
@@ -33,6 +35,8 @@ static void tp_read(struct perf_event *event)
 {
 }
 
+static struct pmu perf_tracepoint;
+
 static bool tp_event_match(struct perf_event *event, void *record,
 			   struct pt_regs *regs)
 {
@@ -46,6 +50,80 @@ static bool tp_event_match(struct perf_event *event, void *record,
 	return !owner->filter || filter_match_preds(owner->filter, record);
 }
 
+/* count the hit on @event, with the record as the sample's raw data */
+static void tp_count(struct perf_event *event, u64 count,
+		     struct perf_raw_record *raw, struct pt_regs *regs)
+{
+	struct perf_sample_data data;
+
+	perf_sample_data_init(&data, 0, 0);
+	perf_sample_save_raw_data(&data, event, raw);
+	perf_swevent_event(event, count, &data, regs);
+}
+
+/*
+ * One member of a group in the named task's context: it takes the hit if
+ * it is an enabled tracepoint event for this very tracepoint.  A SIGTRAP
+ * could only be sent to the task that hit the event, which is not the
+ * named task, so sigtrap events are left out.
+ */
+static void tp_task_member(struct perf_event *event, u16 id, u64 count,
+			   struct perf_raw_record *raw, struct pt_regs *regs)
+{
+	if (event->pmu != &perf_tracepoint || event->attr.config != id)
+		return;
+	if (event->attr.sigtrap || event->state < PERF_EVENT_STATE_INACTIVE)
+		return;
+	if (tp_event_match(event, raw->frag.data, regs))
+		tp_count(event, count, raw, regs);
+}
+
+static void tp_task_groups(struct list_head *leaders, u16 id, u64 count,
+			   struct perf_raw_record *raw, struct pt_regs *regs)
+{
+	struct perf_event *leader, *member;
+
+	list_for_each_entry(leader, leaders, group_entry) {
+		/* a disabled leader keeps its whole group from counting */
+		if (leader->state < PERF_EVENT_STATE_INACTIVE)
+			continue;
+		tp_task_member(leader, id, count, raw, regs);
+		for_each_sibling_event(member, leader)
+			tp_task_member(member, id, count, raw, regs);
+	}
+}
+
+/*
+ * The tracepoint is about @task (a wakeup names the task being woken):
+ * @task's own events for it count the hit too, although @task is not the
+ * one running.  Only events bound to this CPU are visited, as upstream
+ * does: the task is not running here, so none of them can be counting on
+ * a counter right now, while an event for any CPU could be active where
+ * the task runs.  ctx->lock keeps the group lists still; the context
+ * itself is freed only after an RCU grace period.
+ */
+static void tp_deliver_to_task(struct task_struct *task, u16 id, u64 count,
+			       struct perf_raw_record *raw,
+			       struct pt_regs *regs)
+{
+	struct perf_event_context *ctx;
+	struct perf_groups *bound;
+	unsigned long flags;
+
+	rcu_read_lock();
+	ctx = rcu_dereference(task->perf_event_ctxp);
+	if (ctx) {
+		raw_spin_lock_irqsave(&ctx->lock, flags);
+		bound = perf_groups_here(ctx);
+		if (bound) {
+			tp_task_groups(&bound->pinned, id, count, raw, regs);
+			tp_task_groups(&bound->flexible, id, count, raw, regs);
+		}
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	}
+	rcu_read_unlock();
+}
+
 /**
  * perf_tp_event - a tracepoint fired
  * @event_type: the tracefs event id
@@ -55,8 +133,10 @@ static bool tp_event_match(struct perf_event *event, void *record,
  * @regs: registers at the tracepoint
  * @head: the tracepoint's list of events on this CPU
  * @rctx: the recursion context the caller took
- * @task: a task the tracepoint is about, or NULL (not handled yet: only
- *	events on @head count)
+ * @task: a task the tracepoint is about, or NULL; when it is not current,
+ *	its own events for this tracepoint count the hit as well
+ *
+ * Context: the tracepoint's, preemption off.
  */
 void perf_tp_event(u16 event_type, u64 count, void *record, int entry_size,
 		   struct pt_regs *regs, struct hlist_head *head, int rctx,
@@ -65,24 +145,23 @@ void perf_tp_event(u16 event_type, u64 count, void *record, int entry_size,
 	struct perf_raw_record raw = {
 		.frag = { .size = entry_size, .data = record },
 	};
-	struct perf_sample_data data;
 	struct perf_event *event;
 
+	lockdep_assert_preemption_disabled();
 	perf_trace_buf_update(record, event_type);
 	hlist_for_each_entry_rcu(event, head, hlist_entry) {
-		if (!tp_event_match(event, record, regs))
-			continue;
-		perf_sample_data_init(&data, 0, 0);
-		perf_sample_save_raw_data(&data, event, &raw);
-		perf_swevent_event(event, count, &data, regs);
+		if (tp_event_match(event, record, regs))
+			tp_count(event, count, &raw, regs);
 	}
+	if (task && task != current)
+		tp_deliver_to_task(task, event_type, count, &raw, regs);
 	perf_swevent_put_recursion_context(rctx);
 }
 EXPORT_SYMBOL_GPL(perf_tp_event);
 
 /**
  * perf_trace_run_bpf_submit - deliver a tracepoint record to perf
- * @raw_data: the record
+ * @record: the record
  * @size: its size
  * @rctx: the recursion context taken by perf_trace_buf_alloc()
  * @call: the trace event
@@ -91,27 +170,65 @@ EXPORT_SYMBOL_GPL(perf_tp_event);
  * @head: the per-CPU list of perf events on this tracepoint
  * @task: a target task or NULL
  *
- * BPF programs attached to the trace event run first, on the record with
- * the registers stored in its first word (where their context expects
- * them).  A program that returns 0 drops the record for perf too, as does
- * a hit with no perf event on this CPU (only the programs wanted it).
+ * BPF programs attached to the trace event see the record first.  Their
+ * context expects the registers in the record's first word.  When a
+ * program returns 0 the record is dropped for perf too; so it is when no
+ * perf event on this CPU wants it (only the programs did).
  */
-void perf_trace_run_bpf_submit(void *raw_data, int size, int rctx,
+void perf_trace_run_bpf_submit(void *record, int size, int rctx,
 			       struct trace_event_call *call, u64 count,
 			       struct pt_regs *regs, struct hlist_head *head,
 			       struct task_struct *task)
 {
+	bool for_perf = true;
+
 	if (bpf_prog_array_valid(call)) {
-		*(struct pt_regs **)raw_data = regs;
-		if (!trace_call_bpf(call, raw_data) || hlist_empty(head)) {
-			perf_swevent_put_recursion_context(rctx);
-			return;
-		}
+		*(struct pt_regs **)record = regs;
+		for_perf = trace_call_bpf(call, record) && !hlist_empty(head);
 	}
-	perf_tp_event(call->event.type, count, raw_data, size, regs, head,
-		      rctx, task);
+	if (!for_perf) {
+		perf_swevent_put_recursion_context(rctx);
+		return;
+	}
+	perf_tp_event(call->event.type, count, record, size, regs, head, rctx,
+		      task);
 }
 EXPORT_SYMBOL_GPL(perf_trace_run_bpf_submit);
+
+/* who may open an event of one of the tracing PMUs */
+enum tp_privilege {
+	TP_ANYONE,	/* perf_trace_init() decides, per trace event */
+	TP_PERFMON,	/* a kprobe: kernel code of the caller's choice */
+	TP_ADMIN,	/* a uprobe: in any binary of the system */
+};
+
+/*
+ * The checks every tracing PMU makes before setting up the probe, in the
+ * order that decides which errno wins: -ENOENT for another PMU's event,
+ * -EACCES without the privilege, -EOPNOTSUPP for a branch stack.
+ */
+static int tp_claim(struct perf_event *event, struct pmu *pmu,
+		    enum tp_privilege need)
+{
+	bool allowed;
+
+	if (event->attr.type != pmu->type)
+		return -ENOENT;
+	switch (need) {
+	case TP_PERFMON:
+		allowed = perfmon_capable();
+		break;
+	case TP_ADMIN:
+		allowed = capable(CAP_SYS_ADMIN);
+		break;
+	default:
+		allowed = true;
+		break;
+	}
+	if (!allowed)
+		return -EACCES;
+	return has_branch_stack(event) ? -EOPNOTSUPP : 0;
+}
 
 static void tp_destroy(struct perf_event *event)
 {
@@ -120,17 +237,13 @@ static void tp_destroy(struct perf_event *event)
 
 static int tp_event_init(struct perf_event *event)
 {
-	int err;
+	int err = tp_claim(event, &perf_tracepoint, TP_ANYONE);
 
-	if (event->attr.type != PERF_TYPE_TRACEPOINT)
-		return -ENOENT;
-	if (has_branch_stack(event))
-		return -EOPNOTSUPP;
-	err = perf_trace_init(event);
-	if (err)
-		return err;
-	event->destroy = tp_destroy;
-	return 0;
+	if (!err)
+		err = perf_trace_init(event);
+	if (!err)
+		event->destroy = tp_destroy;
+	return err;
 }
 
 static struct pmu perf_tracepoint = {
@@ -175,20 +288,14 @@ static void kprobe_destroy(struct perf_event *event)
 
 static int kprobe_event_init(struct perf_event *event)
 {
-	int err;
+	bool retprobe = event->attr.config & PERF_PROBE_RETPROBE;
+	int err = tp_claim(event, &perf_kprobe, TP_PERFMON);
 
-	if (event->attr.type != perf_kprobe.type)
-		return -ENOENT;
-	if (!perfmon_capable())
-		return -EACCES;
-	if (has_branch_stack(event))
-		return -EOPNOTSUPP;
-	err = perf_kprobe_init(event,
-			       event->attr.config & PERF_PROBE_RETPROBE);
-	if (err)
-		return err;
-	event->destroy = kprobe_destroy;
-	return 0;
+	if (!err)
+		err = perf_kprobe_init(event, retprobe);
+	if (!err)
+		event->destroy = kprobe_destroy;
+	return err;
 }
 
 static struct pmu perf_kprobe = {
@@ -235,21 +342,15 @@ static void uprobe_destroy(struct perf_event *event)
 static int uprobe_event_init(struct perf_event *event)
 {
 	u64 config = event->attr.config;
-	int err;
+	unsigned long ref_ctr = config >> PERF_UPROBE_REF_CTR_SHIFT;
+	int err = tp_claim(event, &perf_uprobe, TP_ADMIN);
 
-	if (event->attr.type != perf_uprobe.type)
-		return -ENOENT;
-	/* a probe in any binary of the system: more than CAP_PERFMON */
-	if (!capable(CAP_SYS_ADMIN))
-		return -EACCES;
-	if (has_branch_stack(event))
-		return -EOPNOTSUPP;
-	err = perf_uprobe_init(event, config >> PERF_UPROBE_REF_CTR_SHIFT,
-			       config & PERF_PROBE_RETPROBE);
-	if (err)
-		return err;
-	event->destroy = uprobe_destroy;
-	return 0;
+	if (!err)
+		err = perf_uprobe_init(event, ref_ctr,
+				       config & PERF_PROBE_RETPROBE);
+	if (!err)
+		event->destroy = uprobe_destroy;
+	return err;
 }
 
 static struct pmu perf_uprobe = {

@@ -17,8 +17,24 @@
  * same CPU, is switched to directly and reads the word itself.  B must see
  * its SIGTRAP before its next instruction, every round; A must see one for
  * its kernel-mode read when it wakes.
+ *
+ * Also: the SIGTRAP of a cpu-clock or task-clock event opened as
+ * PERF_TYPE_SOFTWARE says PERF_TYPE_SOFTWARE in si_perf_type, the type
+ * user space opened, not the clock PMU's own.
  */
 #define _GNU_SOURCE
+/*
+ * si_perf_type and si_perf_data come from the kernel's siginfo_t, which
+ * glibc's does not have: take the uapi one and keep glibc's out.
+ */
+#include <sys/types.h>
+#include <asm/siginfo.h>
+#define __siginfo_t_defined
+#define __sigval_t_defined
+#define __sigevent_t_defined
+#define _BITS_SIGINFO_CONSTS_H 1
+#define _BITS_SIGEVENT_CONSTS_H 1
+
 #include <errno.h>
 #include <linux/futex.h>
 #include <linux/hw_breakpoint.h>
@@ -178,6 +194,77 @@ TEST(no_hit_lost_while_a_sibling_signal_is_pending)
 		       res_b.missed, ROUNDS, res_b.first_missed);
 	/* one kernel-mode hit per FUTEX_WAIT */
 	EXPECT_EQ(ROUNDS, res_a.a_traps);
+}
+
+/* what the first SIGTRAP of a clock event said */
+static struct {
+	int count;
+	int code;
+	__u32 type;
+	__u64 data;
+} clock_trap;
+
+static void on_clock_trap(int sig, siginfo_t *info, void *uc)
+{
+	if (!clock_trap.count++) {
+		clock_trap.code = info->si_code;
+		clock_trap.type = info->si_perf_type;
+		clock_trap.data = info->si_perf_data;
+	}
+}
+
+/*
+ * A sampling cpu-clock or task-clock event of this thread with sigtrap
+ * (and remove_on_exec, which perf_event_open(2) requires with it), opened
+ * as PERF_TYPE_SOFTWARE: its SIGTRAP reports that type in si_perf_type,
+ * the type user space asked for, although the kernel gives each clock a
+ * PMU of its own with a type of its own.
+ */
+static void clock_sigtrap_type(struct __test_metadata *_metadata, __u64 clock)
+{
+	struct perf_event_attr attr;
+	struct sigaction sa, old;
+	__u64 end;
+	int fd;
+
+	memset(&clock_trap, 0, sizeof(clock_trap));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_clock_trap;
+	sa.sa_flags = SA_SIGINFO;
+	ASSERT_EQ(0, sigaction(SIGTRAP, &sa, &old));
+
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, clock);
+	attr.sample_period = 200000;	/* ns: 0.2 ms */
+	attr.sigtrap = 1;
+	attr.remove_on_exec = 1;
+	attr.sig_data = SIG_COOKIE;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
+
+	/* run on the clock until it fires, 5 s of CPU time at most */
+	end = clock_ns(CLOCK_THREAD_CPUTIME_ID) + 5000000000ULL;
+	while (!LOAD(clock_trap.count) &&
+	       clock_ns(CLOCK_THREAD_CPUTIME_ID) < end)
+		burn_cpu(1000000);
+	close(fd);
+	sigaction(SIGTRAP, &old, NULL);
+
+	ASSERT_GT(LOAD(clock_trap.count), 0) TH_LOG("no SIGTRAP in 5 s");
+	EXPECT_EQ(TRAP_PERF, clock_trap.code);
+	EXPECT_EQ(SIG_COOKIE, clock_trap.data);
+	EXPECT_EQ(PERF_TYPE_SOFTWARE, clock_trap.type)
+		TH_LOG("si_perf_type %u, not the PERF_TYPE_SOFTWARE opened",
+		       clock_trap.type);
+}
+
+TEST(cpu_clock_sigtrap_reports_software_type)
+{
+	clock_sigtrap_type(_metadata, PERF_COUNT_SW_CPU_CLOCK);
+}
+
+TEST(task_clock_sigtrap_reports_software_type)
+{
+	clock_sigtrap_type(_metadata, PERF_COUNT_SW_TASK_CLOCK);
 }
 
 TEST_HARNESS_MAIN

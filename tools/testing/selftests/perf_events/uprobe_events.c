@@ -21,7 +21,9 @@
  *    threads hitting one probe at once are all counted; probes opened and
  *    closed while threads hit them and fork harm no task;
  *  - a breakpoint already in the file is refused with ENOTSUPP, and bad
- *    paths and offsets with the errno upstream gives.
+ *    paths and offsets with the errno upstream gives;
+ *  - PERF_EVENT_IOC_SET_FILTER applies a trace event filter (common_pid),
+ *    one per event.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -198,6 +200,43 @@ TEST_F(up, return_probe_on_recursion)
 	for (i = 0; i < 20; i++)
 		ASSERT_EQ(OPAQUE(recurse)(30), 30);
 	EXPECT_EQ(perf_read_count(fd), 20 * 31);
+	close(fd);
+}
+
+/*
+ * PERF_EVENT_IOC_SET_FILTER takes a trace event filter on a uprobe event
+ * as on a tracepoint's: common_pid 0 (the idle task, never in user space)
+ * keeps every hit out, this process's pid lets them all count, and an
+ * event takes one filter only (EEXIST).
+ */
+TEST_F(up, set_filter)
+{
+	char filter[64];
+	int fd;
+
+	fd = open_probe(uf_step, 0);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_SET_FILTER, "common_pid == 0"), 0)
+		TH_LOG("SET_FILTER on a uprobe event: %s", strerror(errno));
+	EXPECT_EQ(ioctl(fd, PERF_EVENT_IOC_SET_FILTER, "common_pid != 0"), -1);
+	EXPECT_EQ(errno, EEXIST);
+	call_n(uf_step, 100, 1, _metadata);
+	EXPECT_EQ(perf_read_count(fd), 0);
+	close(fd);
+
+	fd = open_probe(uf_step, RETPROBE);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	snprintf(filter, sizeof(filter), "common_pid == %d", getpid());
+	ASSERT_EQ(ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter), 0)
+		TH_LOG("SET_FILTER on a uretprobe event: %s", strerror(errno));
+	call_n(uf_step, 100, 1, _metadata);
+	EXPECT_EQ(perf_read_count(fd), 100);
+	close(fd);
+
+	fd = open_probe(uf_step, 0);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(ioctl(fd, PERF_EVENT_IOC_SET_FILTER, "no_such_field == 1"), -1);
+	EXPECT_EQ(errno, EINVAL);
 	close(fd);
 }
 
