@@ -230,6 +230,17 @@ out:
 	raw_spin_unlock(&ctx->lock);
 }
 
+/* The perf_event css of the cgroup directory open as @fd, with a reference. */
+static struct cgroup_subsys_state *perf_cgroup_css_by_fd(int fd)
+{
+	CLASS(fd, dir)(fd);
+
+	if (fd_empty(dir))
+		return ERR_PTR(-EBADF);
+	return css_tryget_online_from_dir(fd_file(dir)->f_path.dentry,
+					  &perf_event_cgrp_subsys);
+}
+
 /**
  * perf_cgroup_connect - make @event a cgroup event (PERF_FLAG_PID_CGROUP)
  * @fd: a descriptor of the cgroup's directory
@@ -244,14 +255,8 @@ out:
 int perf_cgroup_connect(int fd, struct perf_event *event,
 			struct perf_event *leader)
 {
-	struct cgroup_subsys_state *css;
-	struct fd f = fdget(fd);
+	struct cgroup_subsys_state *css = perf_cgroup_css_by_fd(fd);
 
-	if (!fd_file(f))
-		return -EBADF;
-	css = css_tryget_online_from_dir(fd_file(f)->f_path.dentry,
-					 &perf_event_cgrp_subsys);
-	fdput(f);
 	if (IS_ERR(css))
 		return PTR_ERR(css);
 	if (leader && leader != event && leader->cgrp != css_perf(css)) {
@@ -359,7 +364,7 @@ static void perf_cgroup_record(struct cgroup *cgrp)
 /* the controller */
 
 static struct cgroup_subsys_state *
-perf_cgroup_css_alloc(struct cgroup_subsys_state *parent)
+perf_cgrp_new(struct cgroup_subsys_state *parent)
 {
 	struct perf_cgroup *cgrp = kzalloc(sizeof(*cgrp), GFP_KERNEL);
 
@@ -373,7 +378,7 @@ perf_cgroup_css_alloc(struct cgroup_subsys_state *parent)
 	return &cgrp->css;
 }
 
-static void perf_cgroup_css_free(struct cgroup_subsys_state *css)
+static void perf_cgrp_free(struct cgroup_subsys_state *css)
 {
 	struct perf_cgroup *cgrp = css_perf(css);
 
@@ -381,7 +386,7 @@ static void perf_cgroup_css_free(struct cgroup_subsys_state *css)
 	kfree(cgrp);
 }
 
-static int perf_cgroup_css_online(struct cgroup_subsys_state *css)
+static int perf_cgrp_online(struct cgroup_subsys_state *css)
 {
 	/* the root exists before anyone could want a record of it */
 	if (css->cgroup->level)
@@ -401,7 +406,7 @@ static void perf_cgroup_moved(void *info)
  * others do when the scheduler next runs them, as the switch compares
  * the incoming task's cgroup with cpuctx->cgrp.
  */
-static void perf_cgroup_attach(struct cgroup_taskset *tset)
+static void perf_cgrp_tasks_moved(struct cgroup_taskset *tset)
 {
 	struct cgroup_subsys_state *css;
 	struct task_struct *task;
@@ -414,11 +419,11 @@ static void perf_cgroup_attach(struct cgroup_taskset *tset)
 }
 
 struct cgroup_subsys perf_event_cgrp_subsys = {
-	.css_alloc	= perf_cgroup_css_alloc,
-	.css_free	= perf_cgroup_css_free,
-	.css_online	= perf_cgroup_css_online,
-	.attach		= perf_cgroup_attach,
 	/* on in every cgroup2 hierarchy, so a cgroup2 path always works */
 	.implicit_on_dfl = true,
 	.threaded	= true,
+	.attach		= perf_cgrp_tasks_moved,
+	.css_online	= perf_cgrp_online,
+	.css_alloc	= perf_cgrp_new,
+	.css_free	= perf_cgrp_free,
 };

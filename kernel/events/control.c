@@ -457,25 +457,27 @@ void perf_event_reset(struct perf_event *event)
 static void __perf_event_period(struct perf_event *event,
 				struct perf_event_context *ctx, void *data)
 {
+	struct pmu *pmu = event->pmu;
 	u64 value = *(u64 *)data;
-	bool active = event->state == PERF_EVENT_STATE_ACTIVE;
 
-	if (event->attr.freq) {
-		event->attr.sample_freq = value;
-	} else {
-		event->attr.sample_period = value;
+	/* in freq mode the value is a rate, and the period derives from it */
+	if (!event->attr.freq) {
 		event->hw.sample_period = value;
+		event->attr.sample_period = value;
+	} else {
+		event->attr.sample_freq = value;
 	}
-	if (active) {
-		perf_pmu_disable(event->pmu);
-		event->hw.interrupts = 0;
-		event->pmu->stop(event, PERF_EF_UPDATE);
+
+	if (event->state != PERF_EVENT_STATE_ACTIVE) {
+		local64_set(&event->hw.period_left, 0);
+		return;
 	}
+	perf_pmu_disable(pmu);
+	event->hw.interrupts = 0;
+	pmu->stop(event, PERF_EF_UPDATE);
 	local64_set(&event->hw.period_left, 0);
-	if (active) {
-		event->pmu->start(event, PERF_EF_RELOAD);
-		perf_pmu_enable(event->pmu);
-	}
+	pmu->start(event, PERF_EF_RELOAD);
+	perf_pmu_enable(pmu);
 }
 
 /**

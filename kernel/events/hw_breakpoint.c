@@ -144,27 +144,28 @@ bool hw_breakpoint_is_used(void)
 }
 
 /*
- * Translate @attr into the arch's register settings in @hw, and refuse
- * kernel addresses to whoever may not watch them: exclude_kernel asks
- * for user hits only, so a kernel address makes no sense there; and a
- * breakpoint in the kernel (possibly in the trap path itself) is for
- * CAP_SYS_ADMIN only.
+ * May a breakpoint with the settings @hw be armed for @attr?  A user
+ * address always; a kernel address not with exclude_kernel (which asks
+ * for user hits only, so it could never fire), and otherwise only for
+ * CAP_SYS_ADMIN: a breakpoint in the trap path itself would recurse.
  */
+static int bp_address_allowed(const struct perf_event_attr *attr,
+			      struct arch_hw_breakpoint *hw)
+{
+	if (!arch_check_bp_in_kernelspace(hw))
+		return 0;
+	if (attr->exclude_kernel)
+		return -EINVAL;
+	return capable(CAP_SYS_ADMIN) ? 0 : -EPERM;
+}
+
+/* Translate @attr into the arch's register settings in @hw, and vet them. */
 static int bp_parse(struct perf_event *bp, const struct perf_event_attr *attr,
 		    struct arch_hw_breakpoint *hw)
 {
-	int err;
+	int err = hw_breakpoint_arch_parse(bp, attr, hw);
 
-	err = hw_breakpoint_arch_parse(bp, attr, hw);
-	if (err)
-		return err;
-	if (arch_check_bp_in_kernelspace(hw)) {
-		if (attr->exclude_kernel)
-			return -EINVAL;
-		if (!capable(CAP_SYS_ADMIN))
-			return -EPERM;
-	}
-	return 0;
+	return err ?: bp_address_allowed(attr, hw);
 }
 
 /**
@@ -179,20 +180,18 @@ static int bp_parse(struct perf_event *bp, const struct perf_event_attr *attr,
  */
 int register_perf_hw_breakpoint(struct perf_event *bp)
 {
-	struct arch_hw_breakpoint hw = { };
+	struct arch_hw_breakpoint info = { };
 	int err;
 
 	err = reserve_bp_slot(bp);
 	if (err)
 		return err;
-
-	err = bp_parse(bp, &bp->attr, &hw);
-	if (err) {
+	err = bp_parse(bp, &bp->attr, &info);
+	if (!err)
+		bp->hw.info = info;
+	else
 		release_bp_slot(bp);
-		return err;
-	}
-	bp->hw.info = hw;
-	return 0;
+	return err;
 }
 
 /* The fields of a live breakpoint that may be changed. */
@@ -398,10 +397,14 @@ EXPORT_SYMBOL_GPL(register_wide_hw_breakpoint);
  */
 void unregister_wide_hw_breakpoint(struct perf_event * __percpu *cpu_events)
 {
+	struct perf_event **slot;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		unregister_hw_breakpoint(per_cpu(*cpu_events, cpu));
+	for_each_possible_cpu(cpu) {
+		/* slots of CPUs that never got an event hold NULL */
+		slot = per_cpu_ptr(cpu_events, cpu);
+		unregister_hw_breakpoint(*slot);
+	}
 	free_percpu(cpu_events);
 }
 EXPORT_SYMBOL_GPL(unregister_wide_hw_breakpoint);

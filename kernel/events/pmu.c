@@ -45,9 +45,13 @@ static void nop_pmu(struct pmu *pmu)
  */
 void perf_pmu_disable(struct pmu *pmu)
 {
-	int *count = this_cpu_ptr(pmu->pmu_disable_count);
+	int *depth;
 
-	if (!(*count)++)
+	lockdep_assert_preemption_disabled();
+	depth = this_cpu_ptr(pmu->pmu_disable_count);
+	*depth += 1;
+	/* only the outermost disable reaches the hardware */
+	if (*depth == 1)
 		pmu->pmu_disable(pmu);
 }
 EXPORT_SYMBOL_GPL(perf_pmu_disable);
@@ -55,12 +59,17 @@ EXPORT_SYMBOL_GPL(perf_pmu_disable);
 /**
  * perf_pmu_enable - undo one perf_pmu_disable()
  * @pmu: the PMU
+ *
+ * Context: as for perf_pmu_disable(), on the same CPU.
  */
 void perf_pmu_enable(struct pmu *pmu)
 {
-	int *count = this_cpu_ptr(pmu->pmu_disable_count);
+	int *depth;
 
-	if (!--(*count))
+	lockdep_assert_preemption_disabled();
+	depth = this_cpu_ptr(pmu->pmu_disable_count);
+	*depth -= 1;
+	if (*depth == 0)
 		pmu->pmu_enable(pmu);
 }
 EXPORT_SYMBOL_GPL(perf_pmu_enable);
@@ -119,16 +128,17 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(cpumask);
 
-static struct attribute *pmu_dev_attrs[] = {
+/* kernfs sorts a directory itself: the order here is not visible */
+static struct attribute *perf_pmu_common_attrs[] = {
+	&dev_attr_cpumask.attr,
+	&dev_attr_nr_addr_filters.attr,
 	&dev_attr_type.attr,
 	&dev_attr_perf_event_mux_interval_ms.attr,
-	&dev_attr_nr_addr_filters.attr,
-	&dev_attr_cpumask.attr,
 	NULL,
 };
 
-static umode_t pmu_dev_is_visible(struct kobject *kobj, struct attribute *a,
-				  int n)
+static umode_t perf_pmu_attr_visible(struct kobject *kobj,
+				     struct attribute *a, int n)
 {
 	struct pmu *pmu = dev_get_drvdata(kobj_to_dev(kobj));
 
@@ -140,28 +150,30 @@ static umode_t pmu_dev_is_visible(struct kobject *kobj, struct attribute *a,
 	return a->mode;
 }
 
-static const struct attribute_group pmu_dev_group = {
-	.attrs		= pmu_dev_attrs,
-	.is_visible	= pmu_dev_is_visible,
+static const struct attribute_group perf_pmu_common_group = {
+	.is_visible	= perf_pmu_attr_visible,
+	.attrs		= perf_pmu_common_attrs,
 };
 
-static const struct attribute_group *pmu_dev_groups[] = {
-	&pmu_dev_group,
+static const struct attribute_group *perf_pmu_bus_groups[] = {
+	&perf_pmu_common_group,
 	NULL,
 };
 
+/* every PMU device of the bus has the attributes above */
 static const struct bus_type pmu_bus = {
+	.dev_groups	= perf_pmu_bus_groups,
 	.name		= "event_source",
-	.dev_groups	= pmu_dev_groups,
 };
 
-static void pmu_dev_release(struct device *dev)
+/* the device is ours alone: nothing else holds a pointer into it */
+static void perf_pmu_dev_free(struct device *dev)
 {
 	kfree(dev);
 }
 
 /* Give @pmu its device under /sys/bus/event_source/devices.  pmus_lock. */
-static int pmu_dev_alloc(struct pmu *pmu)
+static int perf_pmu_add_device(struct pmu *pmu)
 {
 	struct device *dev;
 	int ret;
@@ -174,7 +186,7 @@ static int pmu_dev_alloc(struct pmu *pmu)
 	dev->groups = pmu->attr_groups;
 	dev->parent = pmu->parent;
 	dev->bus = &pmu_bus;
-	dev->release = pmu_dev_release;
+	dev->release = perf_pmu_dev_free;
 	dev_set_drvdata(dev, pmu);
 	ret = dev_set_name(dev, "%s", pmu->name);
 	if (ret)
@@ -208,12 +220,11 @@ out_put:
 ssize_t perf_event_sysfs_show(struct device *dev, struct device_attribute *attr,
 			      char *page)
 {
-	struct perf_pmu_events_attr *pmu_attr =
-		container_of(attr, struct perf_pmu_events_attr, attr);
+	const char *str;
 
-	if (pmu_attr->event_str)
-		return sysfs_emit(page, "%s\n", pmu_attr->event_str);
-	return 0;
+	str = container_of(attr, struct perf_pmu_events_attr, attr)->event_str;
+	/* an attribute without a string has its own show() normally */
+	return str ? sysfs_emit(page, "%s\n", str) : 0;
 }
 EXPORT_SYMBOL_GPL(perf_event_sysfs_show);
 
@@ -263,7 +274,7 @@ int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 	atomic_set(&pmu->exclusive_cnt, 0);
 
 	if (pmu_bus_running && name && !pmu->dev) {
-		ret = pmu_dev_alloc(pmu);
+		ret = perf_pmu_add_device(pmu);
 		if (ret) {
 			idr_remove(&pmu_idr, pmu->type);
 			goto fail;
@@ -288,15 +299,20 @@ EXPORT_SYMBOL_GPL(perf_pmu_register);
  */
 void perf_pmu_unregister(struct pmu *pmu)
 {
+	struct device *dev;
+
+	/* no new lookup can find it once both indexes forget it ... */
 	mutex_lock(&pmus_lock);
-	list_del_rcu(&pmu->entry);
 	idr_remove(&pmu_idr, pmu->type);
+	list_del_rcu(&pmu->entry);
+	dev = pmu->dev;
 	mutex_unlock(&pmus_lock);
+	/* ... and perf_init_event() walks that were under way are done */
 	synchronize_srcu(&pmus_srcu);
 
-	if (pmu->dev && pmu->dev != PMU_NULL_DEV) {
-		device_del(pmu->dev);
-		put_device(pmu->dev);
+	if (dev && dev != PMU_NULL_DEV) {
+		device_del(dev);
+		put_device(dev);
 	}
 	perf_rotation_free(pmu);
 	free_percpu(pmu->pmu_disable_count);
@@ -394,6 +410,16 @@ struct pmu *perf_pmu_by_type(int type)
  * redirect an event by rewriting attr.type and refusing it (the software
  * PMU does that for the clocks).
  */
+/* For a generic hardware event, *@type := the PMU type config names (or 0). */
+static bool perf_generic_hw_target(struct perf_event *event, int *type)
+{
+	if (event->attr.type != PERF_TYPE_HARDWARE &&
+	    event->attr.type != PERF_TYPE_HW_CACHE)
+		return false;
+	*type = event->attr.config >> PERF_PMU_TYPE_SHIFT;
+	return true;
+}
+
 static int perf_find_pmu(struct perf_event *event)
 {
 	bool extended = false;
@@ -405,15 +431,15 @@ static int perf_find_pmu(struct perf_event *event)
 			return 0;
 	}
 
-	type = event->attr.type;
-	if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE) {
-		type = event->attr.config >> PERF_PMU_TYPE_SHIFT;
-		if (!type) {
-			type = PERF_TYPE_RAW;
-		} else {
-			extended = true;
+	if (perf_generic_hw_target(event, &type)) {
+		/* a named PMU: the event code is the low half only */
+		extended = type != 0;
+		if (extended)
 			event->attr.config &= PERF_HW_EVENT_MASK;
-		}
+		else
+			type = PERF_TYPE_RAW;
+	} else {
+		type = event->attr.type;
 	}
 
 again:
@@ -465,15 +491,15 @@ static int perf_exclusive_event_init(struct perf_event *event)
 {
 	struct pmu *pmu = event->pmu;
 
+	bool claimed;
+
 	if (!perf_is_exclusive(pmu))
 		return 0;
-	if (event->hw.target) {
-		if (!atomic_inc_unless_negative(&pmu->exclusive_cnt))
-			return -EBUSY;
-	} else {
-		if (!atomic_dec_unless_positive(&pmu->exclusive_cnt))
-			return -EBUSY;
-	}
+	claimed = event->hw.target ?
+		  atomic_inc_unless_negative(&pmu->exclusive_cnt) :
+		  atomic_dec_unless_positive(&pmu->exclusive_cnt);
+	if (!claimed)
+		return -EBUSY;
 	event->attach_state |= PERF_ATTACH_EXCLUSIVE;
 	return 0;
 }
@@ -562,6 +588,23 @@ bool perf_exclusive_installable(struct perf_event *event,
 	return true;
 }
 
+static void perf_pmu_add_early_devices(void)
+{
+	struct pmu *pmu;
+	int err;
+
+	lockdep_assert_held(&pmus_lock);
+	list_for_each_entry(pmu, &pmus, entry) {
+		/* nameless PMUs stay out of sysfs */
+		if (pmu->dev || !pmu->name)
+			continue;
+		err = perf_pmu_add_device(pmu);
+		if (err)
+			pr_warn("perf: no sysfs device for PMU %s: %d\n",
+				pmu->name, err);
+	}
+}
+
 /**
  * perf_pmu_sysfs_init - start the event_source bus
  *
@@ -571,24 +614,14 @@ bool perf_exclusive_installable(struct perf_event *event,
  */
 int perf_pmu_sysfs_init(void)
 {
-	struct pmu *pmu;
 	int ret;
 
 	mutex_lock(&pmus_lock);
 	ret = bus_register(&pmu_bus);
-	if (ret)
-		goto unlock;
-	list_for_each_entry(pmu, &pmus, entry) {
-		if (!pmu->name || pmu->dev)
-			continue;
-		ret = pmu_dev_alloc(pmu);
-		if (ret)
-			pr_warn("perf: no sysfs device for PMU %s: %d\n",
-				pmu->name, ret);
+	if (!ret) {
+		perf_pmu_add_early_devices();
+		pmu_bus_running = true;
 	}
-	pmu_bus_running = true;
-	ret = 0;
-unlock:
 	mutex_unlock(&pmus_lock);
 	return ret;
 }

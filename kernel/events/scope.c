@@ -37,18 +37,17 @@ static bool perf_scope_started;
 /* The CPUs of @cpu's instance of @scope: they share one PMU instance. */
 static const struct cpumask *perf_scope_span(unsigned int scope, int cpu)
 {
-	switch (scope) {
-	case PERF_PMU_SCOPE_CORE:
-		return topology_sibling_cpumask(cpu);
-	case PERF_PMU_SCOPE_DIE:
-		return topology_die_cpumask(cpu);
-	case PERF_PMU_SCOPE_CLUSTER:
-		return topology_cluster_cpumask(cpu);
-	case PERF_PMU_SCOPE_PKG:
-		return topology_core_cpumask(cpu);
-	case PERF_PMU_SCOPE_SYS_WIDE:
+	/* from the widest scope down; the package's mask is "core" */
+	if (scope == PERF_PMU_SCOPE_SYS_WIDE)
 		return cpu_online_mask;
-	}
+	if (scope == PERF_PMU_SCOPE_PKG)
+		return topology_core_cpumask(cpu);
+	if (scope == PERF_PMU_SCOPE_DIE)
+		return topology_die_cpumask(cpu);
+	if (scope == PERF_PMU_SCOPE_CLUSTER)
+		return topology_cluster_cpumask(cpu);
+	if (scope == PERF_PMU_SCOPE_CORE)
+		return topology_sibling_cpumask(cpu);
 	return NULL;
 }
 

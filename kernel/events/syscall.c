@@ -29,34 +29,68 @@
  */
 int perf_allow_kernel(void)
 {
-	if (sysctl_perf_event_paranoid > 1 && !perfmon_capable())
+	/* paranoid level 2 and up keeps the kernel to CAP_PERFMON */
+	bool kernel_restricted = sysctl_perf_event_paranoid >= 2;
+
+	if (kernel_restricted && !perfmon_capable())
 		return -EACCES;
 	return security_perf_event_open(PERF_SECURITY_KERNEL);
 }
 EXPORT_SYMBOL_GPL(perf_allow_kernel);
 
+/* The privilege levels the event itself counts at, as branch-sample bits. */
+static u64 perf_attr_branch_levels(const struct perf_event_attr *attr)
+{
+	u64 levels = PERF_SAMPLE_BRANCH_PLM_ALL;
+
+	if (attr->exclude_user)
+		levels &= ~PERF_SAMPLE_BRANCH_USER;
+	if (attr->exclude_kernel)
+		levels &= ~PERF_SAMPLE_BRANCH_KERNEL;
+	if (attr->exclude_hv)
+		levels &= ~PERF_SAMPLE_BRANCH_HV;
+	return levels;
+}
+
 static int perf_check_branch_type(struct perf_event_attr *attr)
 {
 	u64 mask = attr->branch_sample_type;
+	u64 kinds = mask & ~PERF_SAMPLE_BRANCH_PLM_ALL;
 
-	if (mask & ~(PERF_SAMPLE_BRANCH_MAX - 1))
+	/*
+	 * Unknown bits, or only privilege levels without any branch kind:
+	 * both EINVAL.  (PERF_SAMPLE_BRANCH_MAX is a power of two.)
+	 */
+	if (mask >= PERF_SAMPLE_BRANCH_MAX || !kinds)
 		return -EINVAL;
-	/* some branch kind must be asked for, not only privilege levels */
-	if (!(mask & ~PERF_SAMPLE_BRANCH_PLM_ALL))
-		return -EINVAL;
-	if (!(mask & PERF_SAMPLE_BRANCH_PLM_ALL)) {
-		/* no level given: the event's own exclude bits decide */
-		if (!attr->exclude_kernel)
-			mask |= PERF_SAMPLE_BRANCH_KERNEL;
-		if (!attr->exclude_user)
-			mask |= PERF_SAMPLE_BRANCH_USER;
-		if (!attr->exclude_hv)
-			mask |= PERF_SAMPLE_BRANCH_HV;
+	/* no level given: the event's own exclude bits decide */
+	if (kinds == mask) {
+		mask |= perf_attr_branch_levels(attr);
 		attr->branch_sample_type = mask;
 	}
-	if (mask & PERF_SAMPLE_BRANCH_PERM_PLM)
-		return perf_allow_kernel();
-	return 0;
+	return (mask & PERF_SAMPLE_BRANCH_PERM_PLM) ? perf_allow_kernel() : 0;
+}
+
+/*
+ * Attribute combinations that contradict each other.  All are EINVAL, so
+ * their order among themselves is invisible.
+ */
+static bool perf_attr_conflicts(const struct perf_event_attr *attr)
+{
+	u64 st = attr->sample_type;
+
+	/* cgroup ids exist only with cgroup events built in */
+	if (!IS_ENABLED(CONFIG_CGROUP_PERF) && (st & PERF_SAMPLE_CGROUP))
+		return true;
+	/* the two layouts of the weight field are alternatives */
+	if ((st & PERF_SAMPLE_WEIGHT_TYPE) == PERF_SAMPLE_WEIGHT_TYPE)
+		return true;
+	if (attr->inherit_thread && !attr->inherit)
+		return true;
+	if (attr->enable_on_exec && attr->remove_on_exec)
+		return true;
+	/* sigtrap must not outlive the program that asked for it */
+	return attr->sigtrap && !attr->remove_on_exec;
 }
 
 /**
@@ -121,17 +155,7 @@ int perf_copy_attr(struct perf_event_attr __user *uattr,
 	 */
 	if (attr->sample_type & PERF_SAMPLE_REGS_INTR)
 		intr_err = perf_reg_validate(attr->sample_regs_intr);
-	if ((attr->sample_type & PERF_SAMPLE_CGROUP) &&
-	    !IS_ENABLED(CONFIG_CGROUP_PERF))
-		return -EINVAL;		/* as upstream without cgroup events */
-	if ((attr->sample_type & PERF_SAMPLE_WEIGHT) &&
-	    (attr->sample_type & PERF_SAMPLE_WEIGHT_STRUCT))
-		return -EINVAL;
-	if (!attr->inherit && attr->inherit_thread)
-		return -EINVAL;
-	if (attr->remove_on_exec && attr->enable_on_exec)
-		return -EINVAL;
-	if (attr->sigtrap && !attr->remove_on_exec)
+	if (perf_attr_conflicts(attr))
 		return -EINVAL;
 	return intr_err;
 
@@ -225,6 +249,53 @@ static int perf_fget(int fd, struct fd *out)
 }
 
 /*
+ * group_fd names an event: the group to join, unless PERF_FLAG_FD_NO_GROUP,
+ * and with PERF_FLAG_FD_OUTPUT also the buffer to write into.  On success
+ * @group holds its file until the open is over; on failure @group is left
+ * for the caller to put (EMPTY_FD if nothing was taken).
+ */
+static int perf_open_group_fd(int group_fd, unsigned long flags,
+			      struct fd *group, struct perf_event **leader,
+			      struct perf_event **output)
+{
+	struct perf_event *named;
+	int err;
+
+	if (group_fd == -1)
+		return 0;
+	err = perf_fget(group_fd, group);
+	if (err)
+		return err;
+	named = fd_file(*group)->private_data;
+	/* its file is open but the event already went away */
+	if (named->state <= PERF_EVENT_STATE_EXIT)
+		return -ENODEV;
+	*output = (flags & PERF_FLAG_FD_OUTPUT) ? named : NULL;
+	*leader = (flags & PERF_FLAG_FD_NO_GROUP) ? NULL : named;
+	return 0;
+}
+
+/* What the open holds on its target task: exec_update_lock and a ref. */
+static void perf_open_release_task(struct task_struct *task)
+{
+	if (!task)
+		return;
+	up_read(&task->signal->exec_update_lock);
+	put_task_struct(task);
+}
+
+/* prctl(PR_TASK_PERF_EVENTS_*) acts on the events a task created */
+static void perf_event_link_owner(struct perf_event *event)
+{
+	struct task_struct *me = current;
+
+	mutex_lock(&me->perf_event_mutex);
+	event->owner = me;
+	list_add_tail(&event->owner_entry, &me->perf_event_list);
+	mutex_unlock(&me->perf_event_mutex);
+}
+
+/*
  * use_clockid: timestamps from another clock.  Clocks that are not safe to
  * read from NMI context are allowed only on PMUs that never raise NMIs.
  */
@@ -304,9 +375,10 @@ SYSCALL_DEFINE5(perf_event_open,
 	struct perf_event_context *ctx;
 	struct perf_event_attr attr;
 	struct fd group = EMPTY_FD;
-	int f_flags = O_RDWR;
 	struct file *file;
 	int event_fd, err;
+	bool cgroup;
+	int f_flags;
 
 	if (flags & ~PERF_FLAG_ALL)
 		return -EINVAL;
@@ -319,42 +391,32 @@ SYSCALL_DEFINE5(perf_event_open,
 		return err;
 
 	/* a cgroup event is a CPU event: pid is the cgroup's directory */
-	if ((flags & PERF_FLAG_PID_CGROUP) && (pid == -1 || cpu == -1))
+	cgroup = flags & PERF_FLAG_PID_CGROUP;
+	if (cgroup && (pid == -1 || cpu == -1))
 		return -EINVAL;
 
-	if (flags & PERF_FLAG_FD_CLOEXEC)
-		f_flags |= O_CLOEXEC;
+	f_flags = (flags & PERF_FLAG_FD_CLOEXEC) ? O_RDWR | O_CLOEXEC : O_RDWR;
 	event_fd = get_unused_fd_flags(f_flags);
 	if (event_fd < 0)
 		return event_fd;
 
-	if (group_fd != -1) {
-		err = perf_fget(group_fd, &group);
-		if (err)
-			goto err_fd;
-		group_leader = fd_file(group)->private_data;
-		if (group_leader->state <= PERF_EVENT_STATE_EXIT) {
-			err = -ENODEV;
-			goto err_group;
-		}
-		if (flags & PERF_FLAG_FD_OUTPUT)
-			output_event = group_leader;
-		if (flags & PERF_FLAG_FD_NO_GROUP)
-			group_leader = NULL;
-	}
+	err = perf_open_group_fd(group_fd, flags, &group, &group_leader,
+				 &output_event);
+	if (err)
+		goto err_group;
 
-	if (pid != -1 && !(flags & PERF_FLAG_PID_CGROUP)) {
+	if (!cgroup && pid != -1) {
 		task = perf_find_task(pid);
 		if (IS_ERR(task)) {
 			err = PTR_ERR(task);
 			task = NULL;
 			goto err_group;
 		}
-	}
-	if (task && group_leader &&
-	    group_leader->attr.inherit != attr.inherit) {
-		err = -EINVAL;
-		goto err_task;
+		/* inherited groups are copied whole: all members or none */
+		if (group_leader && group_leader->attr.inherit != attr.inherit) {
+			err = -EINVAL;
+			goto err_task;
+		}
 	}
 
 	event = perf_event_alloc(&attr, cpu, task, group_leader, NULL,
@@ -363,7 +425,7 @@ SYSCALL_DEFINE5(perf_event_open,
 		err = PTR_ERR(event);
 		goto err_task;
 	}
-	if (flags & PERF_FLAG_PID_CGROUP) {
+	if (cgroup) {
 		err = perf_cgroup_connect(pid, event, group_leader);
 		if (err)
 			goto err_alloc;
@@ -448,17 +510,8 @@ SYSCALL_DEFINE5(perf_event_open,
 	event->ctx = ctx;
 	perf_install_in_context(ctx, event);
 	mutex_unlock(&ctx->mutex);
-
-	if (task) {
-		up_read(&task->signal->exec_update_lock);
-		put_task_struct(task);
-	}
-
-	/* prctl(PR_TASK_PERF_EVENTS_*) acts on the events a task created */
-	mutex_lock(&current->perf_event_mutex);
-	event->owner = current;
-	list_add_tail(&event->owner_entry, &current->perf_event_list);
-	mutex_unlock(&current->perf_event_mutex);
+	perf_open_release_task(task);
+	perf_event_link_owner(event);
 
 	fdput(group);
 	fd_install(event_fd, file);
@@ -477,7 +530,6 @@ err_task:
 		put_task_struct(task);
 err_group:
 	fdput(group);
-err_fd:
 	put_unused_fd(event_fd);
 	return err;
 }

@@ -21,14 +21,14 @@
 #define DEFAULT_MAX_SAMPLE_RATE		100000
 #define DEFAULT_CPU_TIME_MAX_PERCENT	25
 
-#ifdef CONFIG_SECURITY_PERF_EVENTS_RESTRICT
-int sysctl_perf_event_paranoid __read_mostly = 3;
-#else
-int sysctl_perf_event_paranoid __read_mostly = 2;
-#endif
-
+/* a distribution's kernel (SECURITY_PERF_EVENTS_RESTRICT) starts at 3 */
+#define DEFAULT_PARANOID_LEVEL \
+	(IS_ENABLED(CONFIG_SECURITY_PERF_EVENTS_RESTRICT) ? 3 : 2)
 /* kiB a user may lock for ring buffers beyond RLIMIT_MEMLOCK: 512 + a page */
-int sysctl_perf_event_mlock __read_mostly = 512 + (PAGE_SIZE / 1024);
+#define DEFAULT_MLOCK_KB		(512 + PAGE_SIZE / 1024)
+
+int sysctl_perf_event_paranoid __read_mostly = DEFAULT_PARANOID_LEVEL;
+int sysctl_perf_event_mlock __read_mostly = DEFAULT_MLOCK_KB;
 
 int sysctl_perf_event_sample_rate __read_mostly = DEFAULT_MAX_SAMPLE_RATE;
 int sysctl_perf_cpu_time_max_percent __read_mostly =
@@ -111,14 +111,16 @@ int perf_event_max_sample_rate_handler(const struct ctl_table *table, int write,
 int perf_cpu_time_max_percent_handler(const struct ctl_table *table, int write,
 				      void *buffer, size_t *lenp, loff_t *ppos)
 {
-	int ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+	int ret;
 
-	if (ret || !write)
-		return ret;
-	if (perf_throttling_off(sysctl_perf_cpu_time_max_percent))
-		pr_warn("perf: Dynamic interrupt throttling disabled, can hang your system!\n");
-	perf_set_limits(sysctl_perf_event_sample_rate);
-	return 0;
+	ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+	if (!ret && write) {
+		if (perf_throttling_off(sysctl_perf_cpu_time_max_percent))
+			pr_warn("perf: Dynamic interrupt throttling disabled, can hang your system!\n");
+		/* the share changed: the interrupt budget follows */
+		perf_set_limits(sysctl_perf_event_sample_rate);
+	}
+	return ret;
 }
 
 /**

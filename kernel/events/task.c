@@ -23,14 +23,7 @@
 
 static void perf_event_fold(struct perf_event *copy);
 
-/**
- * perf_event_init_task - set up a new task's perf state at fork
- * @child: the new task
- * @clone_flags: its clone flags
- *
- * Context: process context (the parent), may sleep.
- * Return: 0.
- */
+/* Does the child of a fork with @clone_flags get a copy of @leader's group? */
 static bool should_inherit(struct perf_event *leader, u64 clone_flags)
 {
 	if (!leader->attr.inherit)
@@ -113,6 +106,15 @@ static int inherit_group(struct perf_event *leader, struct task_struct *child,
 	return 0;
 }
 
+/* fork copied the parent's task_struct: none of its perf state is ours */
+static void perf_task_clear(struct task_struct *t)
+{
+	INIT_LIST_HEAD(&t->perf_event_list);
+	mutex_init(&t->perf_event_mutex);
+	t->perf_event_ctxp = NULL;
+	memset(t->perf_recursion, 0, sizeof(t->perf_recursion));
+}
+
 /**
  * perf_event_init_task - set up a new task's perf state at fork
  * @child: the new task
@@ -130,10 +132,7 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 
 	bool inherited_all = true;
 
-	memset(child->perf_recursion, 0, sizeof(child->perf_recursion));
-	child->perf_event_ctxp = NULL;
-	mutex_init(&child->perf_event_mutex);
-	INIT_LIST_HEAD(&child->perf_event_list);
+	perf_task_clear(child);
 
 	/* pinned: the parent may sleep here, and must not trade contexts */
 	parent_ctx = perf_pin_task_ctx(current);
@@ -282,6 +281,21 @@ static void task_ctx_sched_out_current(struct task_struct *task,
 	local_irq_restore(flags);
 }
 
+/* The events @t created lose their owner: prctl no longer reaches them. */
+static void perf_task_disown(struct task_struct *t)
+{
+	struct perf_event *event;
+
+	mutex_lock(&t->perf_event_mutex);
+	while (!list_empty(&t->perf_event_list)) {
+		event = list_first_entry(&t->perf_event_list,
+					 struct perf_event, owner_entry);
+		list_del_init(&event->owner_entry);
+		WRITE_ONCE(event->owner, NULL);
+	}
+	mutex_unlock(&t->perf_event_mutex);
+}
+
 /**
  * perf_event_exit_task - the task exits (or execs a setuid binary)
  * @child: the task; always current
@@ -298,13 +312,7 @@ void perf_event_exit_task(struct task_struct *child)
 
 	/* PERF_RECORD_EXIT, while the task's own events can still see it */
 	perf_event_task_record(child, false);
-	mutex_lock(&child->perf_event_mutex);
-	list_for_each_entry_safe(event, tmp, &child->perf_event_list,
-				 owner_entry) {
-		list_del_init(&event->owner_entry);
-		WRITE_ONCE(event->owner, NULL);
-	}
-	mutex_unlock(&child->perf_event_mutex);
+	perf_task_disown(child);
 	/*
 	 * Pinned, the context stays the exiting task's (no swap) until it is
 	 * detached under its lock; uncloned, it is never swapped again.
