@@ -93,6 +93,32 @@ static bool perf_attr_conflicts(const struct perf_event_attr *attr)
 	return attr->sigtrap && !attr->remove_on_exec;
 }
 
+/*
+ * The attr's bytes, in whatever version user space speaks: a size of 0
+ * means the first version, a size above ours is taken when every byte past
+ * ours is zero, and otherwise user space learns our size (written back to
+ * uattr->size) from -E2BIG.  What the user did not give reads as zero.
+ */
+static int perf_attr_from_user(struct perf_event_attr __user *uattr,
+			       struct perf_event_attr *attr)
+{
+	int err = -E2BIG;
+	u32 usize;
+
+	memset(attr, 0, sizeof(*attr));
+	if (get_user(usize, &uattr->size))
+		return -EFAULT;
+	if (!usize)
+		usize = PERF_ATTR_SIZE_VER0;
+	if (usize >= PERF_ATTR_SIZE_VER0 && usize <= PAGE_SIZE)
+		err = copy_struct_from_user(attr, sizeof(*attr), uattr, usize);
+	if (!err)
+		attr->size = usize;
+	else if (err == -E2BIG)
+		put_user(sizeof(*attr), &uattr->size);
+	return err;
+}
+
 /**
  * perf_copy_attr - fetch perf_event_attr from user space and check it
  * @uattr: the user's copy; attr.size says how much of it there is
@@ -107,29 +133,15 @@ int perf_copy_attr(struct perf_event_attr __user *uattr,
 		   struct perf_event_attr *attr)
 {
 	int intr_err = 0;
-	u32 size;
 	int ret;
 
-	memset(attr, 0, sizeof(*attr));
-	if (get_user(size, &uattr->size))
-		return -EFAULT;
-	if (!size)
-		size = PERF_ATTR_SIZE_VER0;
-	if (size < PERF_ATTR_SIZE_VER0 || size > PAGE_SIZE)
-		goto too_big;
-
-	ret = copy_struct_from_user(attr, sizeof(*attr), uattr, size);
-	if (ret == -E2BIG)
-		goto too_big;
+	ret = perf_attr_from_user(uattr, attr);
 	if (ret)
 		return ret;
-	attr->size = size;
-
-	if (attr->__reserved_1 || attr->__reserved_2 || attr->__reserved_3)
-		return -EINVAL;
-	if (attr->sample_type & ~PERF_SAMPLE_VALID)
-		return -EINVAL;
-	if (attr->read_format & ~PERF_FORMAT_VALID)
+	/* reserved fields and bits no kernel knows must be zero */
+	if ((attr->sample_type & ~PERF_SAMPLE_VALID) ||
+	    (attr->read_format & ~PERF_FORMAT_VALID) ||
+	    attr->__reserved_1 || attr->__reserved_2 || attr->__reserved_3)
 		return -EINVAL;
 
 	if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK) {
@@ -158,10 +170,6 @@ int perf_copy_attr(struct perf_event_attr __user *uattr,
 	if (perf_attr_conflicts(attr))
 		return -EINVAL;
 	return intr_err;
-
-too_big:
-	put_user(sizeof(*attr), &uattr->size);
-	return -E2BIG;
 }
 
 /* Checks that need the caller's privileges, in upstream's order. */
