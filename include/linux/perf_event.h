@@ -520,6 +520,8 @@ struct perf_event {
 	u16				read_size;
 	u16				header_size;
 	u16				id_header_size;
+	/* attr.type as opened: the software clocks rewrite attr.type */
+	u32				orig_type;
 	u64				id;
 	u64				(*clock)(void);
 	perf_overflow_handler_t		overflow_handler;

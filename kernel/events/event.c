@@ -230,6 +230,8 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	if (!has_branch_stack(event))
 		event->attr.branch_sample_type = 0;
 
+	/* what SIGTRAP reports, before a PMU may redirect the type */
+	event->orig_type = event->attr.type;
 	err = perf_init_event(event);
 	if (err) {
 		event->pmu = NULL;

@@ -208,22 +208,6 @@ int perf_event_account_interrupt(struct perf_event *event)
 }
 EXPORT_SYMBOL_GPL(perf_event_account_interrupt);
 
-/*
- * The type a SIGTRAP reports in si_perf_type is the one user space opened
- * the event with.  A cpu-clock or task-clock event opened as
- * PERF_TYPE_SOFTWARE carries its clock PMU's type in attr.type; the
- * software PMU marked it on the way by leaving itself in pmu_private
- * (swevent.c).
- */
-static u32 perf_sigtrap_type(struct perf_event *event)
-{
-	struct pmu *sw = perf_pmu_by_type(PERF_TYPE_SOFTWARE);
-
-	if (sw && event->pmu_private == sw)
-		return PERF_TYPE_SOFTWARE;
-	return event->attr.type;
-}
-
 static void perf_sigtrap_work(struct callback_head *head)
 {
 	struct perf_event *event = container_of(head, struct perf_event,
@@ -233,7 +217,7 @@ static void perf_sigtrap_work(struct callback_head *head)
 	/* an exiting task has no user space left to signal */
 	if (event->pending_work && !(current->flags & PF_EXITING))
 		send_sig_perf((void __user *)(unsigned long)event->pending_addr,
-			      perf_sigtrap_type(event), event->attr.sig_data);
+			      event->orig_type, event->attr.sig_data);
 	event->pending_ctx = NULL;
 	WRITE_ONCE(event->pending_work, 0);
 	/* the context may trade tasks again (perf_ctx_try_swap()) */

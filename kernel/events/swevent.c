@@ -272,12 +272,10 @@ static int swevent_init(struct perf_event *event)
 	/*
 	 * The clocks are PMUs of their own: name the clock's type, as
 	 * upstream does, and refuse, so that the core hands the event to
-	 * it.  What user space asked for is still the type a SIGTRAP
-	 * reports (si_perf_type): this PMU stays in pmu_private to say so
-	 * (overflow.c).  The clock PMUs keep nothing else there.
+	 * it.  A SIGTRAP still reports the type user space opened
+	 * (event->orig_type).
 	 */
 	event->attr.type = clock->type;
-	event->pmu_private = &perf_swevent;
 	return -ENOENT;
 }
 
