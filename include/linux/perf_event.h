@@ -6,7 +6,8 @@
  * scheduler and fork/exit/exec hooks, the software-event and tracepoint
  * entry points, the breakpoint layer, and the interface PMU drivers plug
  * into (struct pmu).  The implementation lives in kernel/events/; its
- * private structures are in kernel/events/internal.h.
+ * private interfaces are per-concern headers there, indexed by
+ * kernel/events/internal.h.
  *
  * The file reads top-down by audience:
  *  1. what a PMU driver implements and fills in (struct pmu, hw_perf_event);

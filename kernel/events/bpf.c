@@ -23,7 +23,10 @@
 #include <linux/syscalls.h>
 #include <linux/trace_events.h>
 
-#include "internal.h"
+#include "bpf.h"
+#include "context.h"
+#include "sample.h"
+#include "time.h"
 
 /* the events whose programs live in their trace event's program array */
 static bool perf_event_is_tracing(struct perf_event *event)

@@ -31,7 +31,7 @@
 #include <linux/sysctl.h>
 #include <linux/uprobes.h>
 
-#include "internal.h"
+#include "context.h"
 
 int sysctl_perf_event_max_stack __read_mostly = PERF_MAX_STACK_DEPTH;
 int sysctl_perf_event_max_contexts_per_stack __read_mostly =

@@ -29,7 +29,11 @@
 #include <linux/file.h>
 #include <linux/slab.h>
 
+#include "cgroup.h"
+#include "context.h"
+#include "sched.h"
 #include "sideband.h"
+#include "time.h"
 
 static inline struct perf_cgroup *css_perf(struct cgroup_subsys_state *css)
 {
@@ -149,8 +153,10 @@ u64 perf_cgroup_event_time_now(struct perf_event *event, u64 now)
  */
 bool perf_cgroup_match(struct perf_event *event)
 {
-	struct perf_cgroup *cur = this_cpu_ptr(&perf_cpu_ctx)->cgrp;
+	struct perf_cgroup *cur;
 
+	lockdep_assert_irqs_disabled();
+	cur = this_cpu_ptr(&perf_cpu_ctx)->cgrp;
 	return cur && cgroup_is_descendant(cur->css.cgroup,
 					   event->cgrp->css.cgroup);
 }

@@ -28,7 +28,12 @@
 #include <linux/slab.h>
 #include <linux/cpu.h>
 
-#include "internal.h"
+#include "context.h"
+#include "groups.h"
+#include "rotate.h"
+#include "sched.h"
+#include "scope.h"
+#include "time.h"
 
 DEFINE_PER_CPU(struct perf_cpu_context, perf_cpu_ctx);
 

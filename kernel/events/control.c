@@ -10,7 +10,16 @@
  * off.  Process-context callers hold ctx->mutex around those calls, which
  * keeps the event in its context and its group stable.
  */
-#include "internal.h"
+#include "cgroup.h"
+#include "context.h"
+#include "control.h"
+#include "event.h"
+#include "groups.h"
+#include "read.h"
+#include "remote.h"
+#include "sched.h"
+#include "sideband.h"
+#include "time.h"
 
 /*
  * The part of joining @ctx that is the event's own, whatever its group:
@@ -207,6 +216,7 @@ void perf_remove_from_context(struct perf_event *event, bool exited)
 	enum perf_event_state final = exited ? PERF_EVENT_STATE_EXIT :
 					       PERF_EVENT_STATE_OFF;
 
+	lockdep_assert_held(&event->ctx->mutex);
 	perf_ctx_call(event, __perf_remove, &final);
 }
 
@@ -303,10 +313,12 @@ static void __perf_enable(struct perf_event *event,
  * perf_event_do_enable - enable one event
  * @event: the event
  *
- * Context: process context, ctx->mutex held.
+ * Context: process context, ctx->mutex held, or for an inherited copy its
+ * original's child_mutex.
  */
 void perf_event_do_enable(struct perf_event *event)
 {
+	perf_event_assert_locked(event);
 	perf_ctx_call(event, __perf_enable, NULL);
 }
 
@@ -326,10 +338,12 @@ static void __perf_disable(struct perf_event *event,
  * perf_event_do_disable - disable one event
  * @event: the event
  *
- * Context: process context, ctx->mutex held.
+ * Context: process context, ctx->mutex held, or for an inherited copy its
+ * original's child_mutex.
  */
 void perf_event_do_disable(struct perf_event *event)
 {
+	perf_event_assert_locked(event);
 	perf_ctx_call(event, __perf_disable, NULL);
 }
 
@@ -380,6 +394,7 @@ static void __perf_group_disable(struct perf_event *leader,
  */
 void perf_event_group_switch(struct perf_event *leader, bool enable)
 {
+	lockdep_assert_held(&leader->ctx->mutex);
 	perf_ctx_call(leader, enable ? __perf_group_enable :
 				       __perf_group_disable, NULL);
 }
@@ -440,10 +455,12 @@ static void __perf_reset(struct perf_event *event,
  * perf_event_reset - zero an event's count (ioctl RESET)
  * @event: the event
  *
- * Context: process context, ctx->mutex held.
+ * Context: process context, ctx->mutex held, or for an inherited copy its
+ * original's child_mutex.
  */
 void perf_event_reset(struct perf_event *event)
 {
+	perf_event_assert_locked(event);
 	perf_ctx_call(event, __perf_reset, NULL);
 	perf_event_update_userpage(event);
 }

@@ -14,7 +14,18 @@
 #include <linux/pid_namespace.h>
 #include <linux/hw_breakpoint.h>
 
-#include "internal.h"
+#include "bpf.h"
+#include "cgroup.h"
+#include "context.h"
+#include "control.h"
+#include "event.h"
+#include "groups.h"
+#include "pmu.h"
+#include "rb.h"
+#include "sample.h"
+#include "sched.h"
+#include "time.h"
+#include "wakeup.h"
 
 static atomic64_t perf_event_ids;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The file behind an event's descriptor: read(), poll(), ioctl(), fasync
- * and close().  mmap() is the ring buffer's (ring_buffer.c).
+ * and close().  mmap() is the ring buffer's (rb_buffer.c).
  *
  * All of these run in process context and take the event's ctx->mutex,
  * which keeps the group stable while it is read or changed.
@@ -13,7 +13,15 @@
 #include <linux/trace_events.h>
 #include <linux/uaccess.h>
 
-#include "internal.h"
+#include "bpf.h"
+#include "context.h"
+#include "control.h"
+#include "event.h"
+#include "file.h"
+#include "rb.h"
+#include "read.h"
+#include "syscall.h"
+#include "wakeup.h"
 
 static u64 event_lost(struct perf_event *event)
 {

@@ -44,7 +44,8 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
-#include "internal.h"
+#include "groups.h"
+#include "rotate.h"
 
 static void perf_groups_init_one(struct perf_groups *g, int cpu)
 {

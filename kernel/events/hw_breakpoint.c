@@ -38,8 +38,9 @@
 #include <linux/xarray.h>
 #include <kunit/visibility.h>
 
-#include "internal.h"
+#include "control.h"
 #include "hw_breakpoint.h"
+#include "swevent.h"
 
 /* The system's accounting, over every possible CPU id: init_hw_breakpoint() */
 static DEFINE_MUTEX(bp_slots_mutex);

@@ -41,7 +41,6 @@
 #include <linux/xarray.h>
 #include <kunit/visibility.h>
 
-#include "internal.h"
 #include "hw_breakpoint.h"
 
 static_assert(TYPE_MAX <= BP_NR_CLASSES);

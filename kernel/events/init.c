@@ -7,7 +7,10 @@
 #include <linux/hw_breakpoint.h>
 #include <linux/init.h>
 
-#include "internal.h"
+#include "context.h"
+#include "pmu.h"
+#include "swevent.h"
+#include "tracepoint.h"
 
 /**
  * perf_event_init - called once from start_kernel()
@@ -18,6 +21,7 @@ void __init perf_event_init(void)
 {
 	int ret;
 
+	lockdep_assert_irqs_disabled();
 	perf_cpu_ctx_init();
 	ret = perf_swevent_register();
 	WARN(ret, "perf: software PMUs not registered: %d\n", ret);

@@ -21,7 +21,15 @@
 #include <linux/task_work.h>
 #include <linux/tick.h>
 
-#include "internal.h"
+#include "bpf.h"
+#include "context.h"
+#include "event.h"
+#include "overflow.h"
+#include "sample.h"
+#include "sched.h"
+#include "sysctl.h"
+#include "time.h"
+#include "wakeup.h"
 
 /* hw.interrupts of a throttled event */
 #define PERF_THROTTLED		(~0ULL)

@@ -18,7 +18,10 @@
 #include <linux/slab.h>
 #include <linux/srcu.h>
 
-#include "internal.h"
+#include "context.h"
+#include "pmu.h"
+#include "rotate.h"
+#include "scope.h"
 
 /* installed by a PMU driver with a branch stack (none of ours yet) */
 DEFINE_STATIC_CALL_RET0(perf_snapshot_branch_stack,

@@ -24,6 +24,7 @@
  */
 static void rb_uncharge(struct perf_buffer *rb, struct mm_struct *mm)
 {
+	lockdep_assert_held(&perf_rb_mutex);
 	if (!rb->mmap_user)
 		return;
 	atomic_long_sub(rb->nr_pages + 1 - rb->mmap_locked,
@@ -123,6 +124,7 @@ static long rb_charge_check(struct vm_area_struct *vma, unsigned long pages)
 {
 	unsigned long user_limit, user_locked, extra = 0, lock_limit;
 
+	lockdep_assert_held(&perf_rb_mutex);
 	user_limit = (sysctl_perf_event_mlock >> (PAGE_SHIFT - 10)) *
 		     num_online_cpus();
 	/* the sysctl may have shrunk below what is already charged */
@@ -205,6 +207,7 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 	long watermark, extra;
 	int ret;
 
+	mmap_assert_write_locked(vma->vm_mm);
 	/* inherited per-task events would all write into one buffer */
 	if (event->cpu == -1 && event->attr.inherit)
 		return -EINVAL;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Writing records into a ring buffer (ring_buffer.c has the buffer).
+ * Writing records into a ring buffer (rb_buffer.c has the buffer).
  *
  * Writers: perf_output_begin*() reserve space with a cmpxchg on rb->head,
  * so that an NMI may nest inside an IRQ which nests inside a task writing
@@ -12,6 +12,8 @@
 #include <linux/mm.h>
 
 #include "rb.h"
+#include "sample.h"
+#include "wakeup.h"
 
 static bool rb_has_space(unsigned long head, unsigned long tail,
 			 unsigned long size, unsigned int len, bool backward)

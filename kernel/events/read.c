@@ -9,7 +9,10 @@
  * CPU context's: it changes nothing that is on a PMU.  Inherited copies
  * are read under their original's child_mutex, which keeps them alive.
  */
-#include "internal.h"
+#include "context.h"
+#include "read.h"
+#include "remote.h"
+#include "time.h"
 
 struct perf_read_data {
 	bool	group;
@@ -50,6 +53,7 @@ void perf_event_sync_group(struct perf_event *event, bool group)
 {
 	struct perf_read_data rd = { .group = group };
 
+	lockdep_assert_held(&event->ctx->mutex);
 	perf_ctx_call_read(event, __perf_read, &rd);
 }
 
@@ -72,6 +76,7 @@ u64 perf_event_read_children(struct perf_event *event, u64 *enabled,
 	struct perf_event *child;
 	u64 val, e, r;
 
+	lockdep_assert_held(&event->ctx->mutex);
 	/*
 	 * A copy that exits folds its count into ours and leaves the list
 	 * under child_mutex: read both under it, or its count is missed.

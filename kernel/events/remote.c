@@ -12,7 +12,10 @@
  */
 #include <linux/smp.h>
 
-#include "internal.h"
+#include "context.h"
+#include "remote.h"
+#include "sched.h"
+#include "time.h"
 
 struct perf_remote {
 	struct perf_event	*event;
@@ -178,6 +181,7 @@ static void __perf_ctx_call(struct perf_event *event, perf_ctx_fn_t fn,
  */
 void perf_ctx_call(struct perf_event *event, perf_ctx_fn_t fn, void *data)
 {
+	perf_event_assert_locked(event);
 	__perf_ctx_call(event, fn, data, perf_remote_fn);
 }
 
@@ -197,5 +201,6 @@ void perf_ctx_call(struct perf_event *event, perf_ctx_fn_t fn, void *data)
 void perf_ctx_call_read(struct perf_event *event, perf_ctx_fn_t fn,
 			void *data)
 {
+	perf_event_assert_locked(event);
 	__perf_ctx_call(event, fn, data, perf_remote_read_fn);
 }

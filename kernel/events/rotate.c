@@ -28,7 +28,11 @@
 #include <linux/percpu.h>
 #include <linux/smp.h>
 
-#include "internal.h"
+#include "context.h"
+#include "groups.h"
+#include "rotate.h"
+#include "sched.h"
+#include "time.h"
 
 /**
  * struct perf_rotation - one PMU's multiplexing on one CPU

@@ -33,7 +33,11 @@
 
 #include <asm/ptrace.h>
 
-#include "internal.h"
+#include "cgroup.h"
+#include "event.h"
+#include "rb.h"
+#include "sample.h"
+#include "time.h"
 
 /* What prepare works out that struct perf_sample_data has no room for. */
 struct sample_extra {

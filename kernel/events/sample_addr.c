@@ -11,7 +11,7 @@
 #include <linux/pgtable.h>
 #include <linux/uaccess.h>
 
-#include "internal.h"
+#include "sample.h"
 
 /**
  * perf_sample_phys_addr - physical address for PERF_SAMPLE_PHYS_ADDR

@@ -8,7 +8,8 @@
  */
 #include <linux/pid_namespace.h>
 
-#include "internal.h"
+#include "event.h"
+#include "sample.h"
 
 /* the fields that sample_id_all appends to every non-sample record */
 #define PERF_SAMPLE_ID_ALL						\
@@ -95,6 +96,9 @@ bool perf_event_validate_size(struct perf_event *event)
 	/* as upstream: a new leader is sized as if it had one sibling */
 	int nr = leader->nr_siblings + 1;
 
+	/* a new leader has no context yet */
+	if (leader != event)
+		lockdep_assert_held(&leader->ctx->mutex);
 	if (perf_read_size(event->attr.read_format, nr) >
 	    PERF_SAMPLE_MAX_READ_SIZE)
 		return false;

@@ -4,7 +4,7 @@
  * program or trampoline appeared or went away), BPF_EVENT (a BPF program
  * was loaded or unloaded) and TEXT_POKE (kernel code was patched).  They
  * describe the whole system, so they go to every event that asked for
- * them on this CPU and in the current task's context.  sideband.c has the
+ * them on this CPU and in the current task's context.  sb_walk.c has the
  * rules of who sees a record.
  */
 #include <linux/filter.h>
@@ -223,7 +223,8 @@ static void sb_poke_emit(struct perf_event *event, void *data)
  * @new_bytes: the bytes after
  * @new_len: their number
  *
- * Context: process context, text_mutex held by the patching code.
+ * Context: process context, from the code patchers, which serialise their
+ * calls (text_mutex, or ftrace_lock for ftrace's trampolines).
  */
 void perf_event_text_poke(const void *addr, const void *old_bytes,
 			  size_t old_len, const void *new_bytes, size_t new_len)

@@ -5,7 +5,7 @@
  * attr.build_id).  Executable mappings go to events with attr.mmap or
  * mmap2, the others to events with attr.mmap_data.  The name is found
  * (d_path may sleep) and the build id read only after a walk that writes
- * nothing has shown that some event wants the record.  sideband.c has the
+ * nothing has shown that some event wants the record.  sb_walk.c has the
  * rules of who sees a record.
  */
 #include <linux/buildid.h>

@@ -15,7 +15,16 @@
  * with ctx->lock held (and the CPU context's lock before a task
  * context's, perf_ctx_lock()).
  */
-#include "internal.h"
+#include "cgroup.h"
+#include "context.h"
+#include "groups.h"
+#include "overflow.h"
+#include "rotate.h"
+#include "sched.h"
+#include "sideband.h"
+#include "swap.h"
+#include "time.h"
+#include "wakeup.h"
 
 /* Enabled while per-task events exist; the sched hooks test it. */
 DEFINE_STATIC_KEY_FALSE(perf_sched_events);
@@ -99,6 +108,7 @@ static void perf_pmu_batch_disable(struct perf_pmu_batch *b, struct pmu *pmu)
 {
 	int i;
 
+	lockdep_assert_irqs_disabled();
 	for (i = 0; i < b->nr; i++)
 		if (b->pmu[i] == pmu)
 			return;

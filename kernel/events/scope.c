@@ -28,7 +28,11 @@
 #include <linux/cpumask.h>
 #include <linux/topology.h>
 
-#include "internal.h"
+#include "context.h"
+#include "control.h"
+#include "groups.h"
+#include "pmu.h"
+#include "scope.h"
 
 /* the picked CPUs of each scope; [PERF_PMU_SCOPE_NONE] is unused */
 static struct cpumask perf_scope_picks[PERF_PMU_MAX_SCOPE];

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the side-band record files (sideband.c, sb_mmap.c, sb_kernel.c)
+ * What the side-band record files (sb_walk.c, sb_mmap.c, sb_kernel.c)
  * share: the walk that offers a record to the events that may want it,
- * and opening and closing a record.  See sideband.c for the rules.
+ * and opening and closing a record; and the hooks the rest of the core
+ * calls in sb_walk.c.  See sb_walk.c for the rules.
  */
 #ifndef _KERNEL_EVENTS_SIDEBAND_H
 #define _KERNEL_EVENTS_SIDEBAND_H
 
-#include "internal.h"
+#include <linux/perf_event.h>
+
+#include "event.h"
 
 /* kinds of record, for the counts that let hooks skip the walk */
 enum perf_sb_kind {
@@ -47,5 +50,14 @@ static inline u32 sb_tid(struct perf_event *event, struct task_struct *p)
 {
 	return perf_event_task_pid(event, p, PIDTYPE_PID);
 }
+
+/* sb_walk.c */
+void perf_sb_attach(struct perf_event_context *ctx, struct perf_event *event);
+void perf_sb_detach(struct perf_event_context *ctx, struct perf_event *event);
+void perf_event_switch_record(struct task_struct *task,
+			      struct task_struct *next_prev, bool sched_in);
+void perf_event_task_record(struct task_struct *task, bool fork);
+void perf_event_read_record(struct perf_event *event,
+			    struct task_struct *task);
 
 #endif /* _KERNEL_EVENTS_SIDEBAND_H */

@@ -14,7 +14,8 @@
  * changes under the two contexts' locks as well as under
  * task->perf_event_mutex: readers that are not the scheduler pin.
  */
-#include "internal.h"
+#include "swap.h"
+#include "time.h"
 
 /*
  * inherit_stat: the per-task values follow the task, not the context.

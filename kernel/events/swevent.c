@@ -22,7 +22,9 @@
 #include <linux/sched/clock.h>
 #include <asm/irq_regs.h>
 
-#include "internal.h"
+#include "overflow.h"
+#include "swevent.h"
+#include "time.h"
 
 struct static_key perf_swevent_enabled[PERF_COUNT_SW_MAX];
 EXPORT_SYMBOL_GPL(perf_swevent_enabled);
@@ -158,6 +160,7 @@ void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 	struct perf_sample_data data;
 	struct perf_event *event;
 
+	lockdep_assert_preemption_disabled();
 	if (event_id >= PERF_COUNT_SW_MAX)
 		return;
 	head = &this_cpu_ptr(&swevent_lists)->heads[event_id];

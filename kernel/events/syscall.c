@@ -16,7 +16,16 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
-#include "internal.h"
+#include "cgroup.h"
+#include "context.h"
+#include "control.h"
+#include "event.h"
+#include "file.h"
+#include "groups.h"
+#include "pmu.h"
+#include "rb.h"
+#include "sample.h"
+#include "syscall.h"
 
 #define PERF_FLAG_ALL	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
 			 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
@@ -347,6 +356,7 @@ static int perf_check_group(struct perf_event *event,
 {
 	struct pmu *hw;
 
+	lockdep_assert_held(&ctx->mutex);
 	if (leader->group_leader != leader)
 		return -EINVAL;
 	if (leader->clock != event->clock || leader->cpu != event->cpu ||

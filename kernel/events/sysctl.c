@@ -16,7 +16,8 @@
 #include <linux/percpu.h>
 #include <linux/sysctl.h>
 
-#include "internal.h"
+#include "overflow.h"
+#include "sysctl.h"
 
 #define DEFAULT_MAX_SAMPLE_RATE		100000
 #define DEFAULT_CPU_TIME_MAX_PERCENT	25

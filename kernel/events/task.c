@@ -19,7 +19,15 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
-#include "internal.h"
+#include "bpf.h"
+#include "context.h"
+#include "control.h"
+#include "event.h"
+#include "groups.h"
+#include "sched.h"
+#include "sideband.h"
+#include "time.h"
+#include "wakeup.h"
 
 static void perf_event_fold(struct perf_event *copy);
 

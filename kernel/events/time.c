@@ -11,7 +11,8 @@
  */
 #include <linux/sched/clock.h>
 
-#include "internal.h"
+#include "cgroup.h"
+#include "time.h"
 
 /**
  * perf_clock - the clock event times are measured in

@@ -19,7 +19,9 @@
  */
 #include <linux/trace_events.h>
 
-#include "internal.h"
+#include "groups.h"
+#include "swevent.h"
+#include "tracepoint.h"
 
 static void tp_start(struct perf_event *event, int flags)
 {

@@ -14,8 +14,8 @@
  */
 #include <linux/poll.h>
 
-#include "internal.h"
 #include "rb.h"
+#include "wakeup.h"
 
 /**
  * perf_event_output_wakeup - a buffer has new data for its readers

@@ -19,7 +19,7 @@
 #include <linux/shmem_fs.h>
 #include <linux/slab.h>
 
-#include "uprobes_internal.h"
+#include "internal.h"
 
 DEFINE_STATIC_PERCPU_RWSEM(uprobe_fork_sem);
 

@@ -6,7 +6,7 @@
  * in a slot of this page, single-stepping it, then comes back.  Each task
  * in the middle of that owns one slot; a task that finds them all taken
  * waits for one.  Slot 0 holds the return trampoline instead: a return
- * probe makes the probed function return there (uprobe_task.c).
+ * probe makes the probed function return there (task.c).
  *
  * The page is mapped "[uprobes]", executable and not writable by the
  * task, on the first hit that needs it, and is not copied into a forked
@@ -21,7 +21,7 @@
 #include <linux/slab.h>
 #include <linux/wait.h>
 
-#include "uprobes_internal.h"
+#include "internal.h"
 
 #define XOL_SLOTS	(PAGE_SIZE / UPROBE_XOL_SLOT_BYTES)
 

@@ -52,7 +52,7 @@
 #include <linux/percpu.h>
 #include <asm/irq_regs.h>
 
-#include "internal.h"
+#include "../time.h"
 
 #define TEST_PMU_MAX		16
 #define TEST_PMU_RATE(cfg)	((cfg) & 0xff)

@@ -12,7 +12,7 @@
 #include <kunit/test.h>
 #include <linux/slab.h>
 
-#include "internal.h"
+#include "../groups.h"
 
 static struct pmu kunit_hw_pmu = { .task_ctx_nr = perf_hw_context };
 static struct pmu kunit_hw2_pmu = { .task_ctx_nr = perf_hw_context };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the uprobe set (uprobe_tree.c) and the vma arithmetic of
- * uprobe_mm.c: lookups by (inode, offset), one uprobe per pair however
+ * KUnit tests of the uprobe set (uprobes/tree.c) and the vma arithmetic of
+ * uprobes/mm.c: lookups by (inode, offset), one uprobe per pair however
  * often it is asked for, the counter-offset mismatch, range walks in
  * offset order and per inode, unlinking, and the consumers' filters.
  *
@@ -12,7 +12,7 @@
 #include <kunit/test.h>
 #include <linux/fs.h>
 
-#include "uprobes_internal.h"
+#include "../uprobes/internal.h"
 
 static struct inode *fake_inode(struct kunit *test)
 {

@@ -13,7 +13,11 @@
 #include <linux/delay.h>
 #include <linux/topology.h>
 
-#include "internal.h"
+#include "../context.h"
+#include "../control.h"
+#include "../overflow.h"
+#include "../pmu.h"
+#include "../scope.h"
 
 static void pmu_types_are_upstreams(struct kunit *test)
 {

@@ -29,7 +29,7 @@
 #include <linux/spinlock.h>
 #include <linux/userfaultfd_k.h>
 
-#include "uprobes_internal.h"
+#include "internal.h"
 
 /**
  * uprobe_vma_ok - can @vma carry a uprobe breakpoint?

@@ -30,8 +30,8 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
-#include "internal.h"
 #include "rb.h"
+#include "time.h"
 
 /* mmap, munmap, SET_OUTPUT and detaching at close, for every event */
 DEFINE_MUTEX(perf_rb_mutex);

@@ -21,7 +21,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
-#include "uprobes_internal.h"
+#include "internal.h"
 
 DEFINE_SRCU(uprobe_srcu);
 

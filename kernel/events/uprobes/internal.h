@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Private interface between the uprobe files of kernel/events/.
+ * Private interface between the files of kernel/events/uprobes/.
  *
  * A uprobe is a breakpoint at one offset of one file.  Every process
  * that maps that offset executably gets the architecture's breakpoint
@@ -10,16 +10,16 @@
  * "execute out of line" (XOL) page, or emulated by the arch code.
  *
  * Files and what they own:
- *  uprobe_tree.c   the set of uprobes (inode, offset), references,
- *                  consumers and their filters
- *  uprobe_reg.c    uprobe_register/apply/unregister: walking every
- *                  mm that maps the file
- *  uprobe_mm.c     writing the breakpoint into an mm, the reference
- *                  counters (SDT semaphores), the mmap/munmap/fork hooks
- *  uprobe_xol.c    the XOL page of an mm: slots and the return
- *                  trampoline
- *  uprobe_task.c   what a task does on a hit: handlers, single-step,
- *                  return probes, signals, fork and exit
+ *  tree.c      the set of uprobes (inode, offset), references,
+ *              consumers and their filters
+ *  register.c  uprobe_register/apply/unregister: walking every
+ *              mm that maps the file
+ *  mm.c        writing the breakpoint into an mm, the reference
+ *              counters (SDT semaphores), the mmap/munmap/fork hooks
+ *  xol.c       the XOL page of an mm: slots and the return
+ *              trampoline
+ *  task.c      what a task does on a hit: handlers, single-step,
+ *              return probes, signals, fork and exit
  *
  * Lock order, outermost first:
  *   uprobe->register_rwsem
@@ -89,7 +89,7 @@ struct uprobe {
  */
 extern struct srcu_struct uprobe_srcu;
 
-/* uprobe_tree.c */
+/* tree.c */
 struct uprobe *uprobe_find_rcu(struct inode *inode, loff_t offset);
 struct uprobe *uprobe_get_or_add(struct inode *inode, loff_t offset,
 				 loff_t ref_ctr_offset);
@@ -105,7 +105,7 @@ bool uprobe_wanted(struct uprobe *uprobe, struct mm_struct *mm);
 bool uprobe_consumer_wants(struct uprobe *uprobe,
 			   struct uprobe_consumer *uc, struct mm_struct *mm);
 
-/* uprobe_mm.c */
+/* mm.c */
 bool uprobe_vma_ok(struct vm_area_struct *vma, bool installing);
 loff_t uprobe_vma_offset(struct vm_area_struct *vma, unsigned long vaddr);
 unsigned long uprobe_vma_vaddr(struct vm_area_struct *vma, loff_t offset);
@@ -118,14 +118,14 @@ void uprobe_forget_delayed(struct uprobe *uprobe);
 void uprobe_mm_recalc(struct mm_struct *mm);
 int uprobe_trap_at(struct mm_struct *mm, unsigned long vaddr);
 
-/* uprobe_xol.c */
+/* xol.c */
 struct xol_area;
 struct xol_area *uprobe_xol_area(unsigned long want_vaddr);
 unsigned long uprobe_xol_take(struct uprobe *uprobe);
 void uprobe_xol_release(struct task_struct *t);
 void uprobe_xol_free(struct mm_struct *mm);
 
-/* uprobe_task.c */
+/* task.c */
 void uprobe_task_warn(struct task_struct *t, const char *what);
 
 #endif /* _KERNEL_EVENTS_UPROBES_INTERNAL_H */

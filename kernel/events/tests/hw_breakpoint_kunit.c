@@ -19,7 +19,7 @@
 #include <linux/mutex.h>
 #include <linux/prandom.h>
 
-#include "hw_breakpoint.h"
+#include "../hw_breakpoint.h"
 
 #define FAKE_CPUS	8
 #define NR_TASKS	128

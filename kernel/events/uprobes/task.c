@@ -34,7 +34,7 @@
 #include <linux/slab.h>
 #include <linux/task_work.h>
 
-#include "uprobes_internal.h"
+#include "internal.h"
 
 /**
  * uprobe_task_warn - tell the log that uprobes failed a task

@@ -13,7 +13,7 @@
  *  - may count on this CPU (its cpu is -1 or this one, and its PMU does
  *    not filter this CPU out).
  * Inherited copies live in the child's context, so they see what the child
- * does; their output lands in the original's buffer (ring_buffer.c follows
+ * does; their output lands in the original's buffer (rb_buffer.c follows
  * event->parent).  Like upstream, an event of a CPU context that asked only
  * for namespaces records gets none: the per-CPU side-band list upstream
  * keeps does not take such events.
@@ -49,7 +49,12 @@
 #include <linux/proc_ns.h>
 #include <linux/slab.h>
 
+#include "context.h"
+#include "groups.h"
+#include "sample.h"
+#include "sched.h"
 #include "sideband.h"
+#include "time.h"
 
 /* events in any context that want each kind */
 static atomic_t perf_sb_nr[PERF_SB_KINDS];
@@ -560,6 +565,7 @@ void perf_event_switch_record(struct task_struct *task,
 {
 	struct sb_switch_info si = { .next_prev = next_prev };
 
+	lockdep_assert_irqs_disabled();
 	if (!sched_in) {
 		si.misc = PERF_RECORD_MISC_SWITCH_OUT;
 		/* still runnable: it was preempted, it did not block */

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf_event_open(): the attr and its checks (syscall.c).
+ */
+#ifndef _KERNEL_EVENTS_SYSCALL_H
+#define _KERNEL_EVENTS_SYSCALL_H
+
+#include <linux/perf_event.h>
+
+/* valid attr.read_format bits and sample_type bits */
+#define PERF_FORMAT_VALID	(PERF_FORMAT_MAX - 1)
+#define PERF_SAMPLE_VALID	(PERF_SAMPLE_MAX - 1)
+
+/* syscall.c */
+int perf_copy_attr(struct perf_event_attr __user *uattr,
+		   struct perf_event_attr *attr);
+
+#endif /* _KERNEL_EVENTS_SYSCALL_H */
