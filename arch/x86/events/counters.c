@@ -127,6 +127,7 @@ static int x86_member_counts(struct perf_event *event, struct perf_event *m)
  */
 int x86_validate_group(struct perf_event *event)
 {
+	const struct x86_core *core = x86_event_core(event);
 	struct perf_event *leader = event->group_leader;
 	struct perf_event *m;
 	u64 allowed[X86_NR_IDX];
@@ -137,7 +138,7 @@ int x86_validate_group(struct perf_event *event)
 	if (ret < 0)
 		return ret;
 	if (ret)
-		allowed[n++] = x86_allowed_counters(&x86_core, leader->hw.config);
+		allowed[n++] = x86_allowed_counters(core, leader->hw.config);
 
 	if (leader != event) {
 		for_each_sibling_event(m, leader) {
@@ -148,13 +149,12 @@ int x86_validate_group(struct perf_event *event)
 				continue;
 			if (n == X86_NR_IDX)
 				return -EINVAL;
-			allowed[n++] = x86_allowed_counters(&x86_core,
+			allowed[n++] = x86_allowed_counters(core,
 							    m->hw.config);
 		}
 		if (n == X86_NR_IDX)
 			return -EINVAL;
-		allowed[n++] = x86_allowed_counters(&x86_core,
-						    event->hw.config);
+		allowed[n++] = x86_allowed_counters(core, event->hw.config);
 	}
 
 	return x86_assign(allowed, n, 0, idx) ? -EINVAL : 0;

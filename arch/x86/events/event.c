@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * x86 perf_events: accepting an event for the core PMU.
+ * x86 perf_events: accepting an event for a core PMU.
  *
  * perf_event_open() hands us an attr; we turn it into the event select
  * value the counter will be programmed with (hw.config, without the enable
@@ -11,28 +11,22 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/cpumask.h>
 #include <linux/perf_event.h>
 
 #include "pmu.h"
 
-/*
- * Events of this PMU that exist, on any CPU. The PMI handler answers NMIs
- * only while there are some, so that with perf unused an NMI costs no MSR
- * read.
- */
-atomic_t x86_nr_events = ATOMIC_INIT(0);
-
 static void x86_event_destroy(struct perf_event *event)
 {
-	atomic_dec(&x86_nr_events);
+	atomic_dec(&x86_event_core(event)->nr_events);
 }
 
 /* a generic hardware event: -EINVAL past the enum, -ENOENT if not offered */
-static int x86_map_hw(u64 config, u64 *sel)
+static int x86_map_hw(const struct x86_core *core, u64 config, u64 *sel)
 {
 	if (config >= PERF_COUNT_HW_MAX)
 		return -EINVAL;
-	*sel = x86_core.hw_map[config];
+	*sel = core->hw_map[config];
 	return *sel ? 0 : -ENOENT;
 }
 
@@ -41,7 +35,7 @@ static int x86_map_hw(u64 config, u64 *sel)
  * include/uapi/linux/perf_event.h). Out-of-range fields are -EINVAL, a
  * combination this CPU has no event for is -ENOENT.
  */
-static int x86_map_cache(u64 config, u64 *sel)
+static int x86_map_cache(const struct x86_core *core, u64 config, u64 *sel)
 {
 	unsigned int type = config & 0xff;
 	unsigned int op = (config >> 8) & 0xff;
@@ -51,40 +45,42 @@ static int x86_map_cache(u64 config, u64 *sel)
 	    op >= PERF_COUNT_HW_CACHE_OP_MAX ||
 	    result >= PERF_COUNT_HW_CACHE_RESULT_MAX)
 		return -EINVAL;
-	if (!x86_core.cache_map)
+	if (!core->cache_map)
 		return -ENOENT;
-	*sel = (*x86_core.cache_map)[type][op][result];
+	*sel = (*core->cache_map)[type][op][result];
 	return *sel ? 0 : -ENOENT;
 }
 
 /* attr.type/config to an event select; -ENOENT for what is not ours */
-static int x86_map_event(struct perf_event *event, u64 *sel)
+static int x86_map_event(const struct x86_core *core,
+			 struct perf_event *event, u64 *sel)
 {
 	struct perf_event_attr *attr = &event->attr;
 
 	switch (attr->type) {
 	case PERF_TYPE_HARDWARE:
-		return x86_map_hw(attr->config, sel);
+		return x86_map_hw(core, attr->config, sel);
 	case PERF_TYPE_HW_CACHE:
-		return x86_map_cache(attr->config, sel);
+		return x86_map_cache(core, attr->config, sel);
 	default:
 		if (attr->type != event->pmu->type)
 			return -ENOENT;
 		/* bits outside the event select's fields are ignored */
-		*sel = attr->config & x86_core.raw_mask;
+		*sel = attr->config & core->raw_mask;
 		return 0;
 	}
 }
 
 /**
- * x86_event_init - the core PMU's event_init
+ * x86_event_init - the event_init of every core PMU
  * @event: the new event
  *
- * Accepts PERF_TYPE_HARDWARE, PERF_TYPE_HW_CACHE and PERF_TYPE_RAW (our
- * type). hw.config gets the event select with the interrupt bit and the
- * privilege filters: exclude_user clears USR, exclude_kernel clears OS;
- * x86 has no hypervisor level to exclude, so exclude_hv is accepted and
- * changes nothing. The vendor's hw_config adds or refuses vendor bits.
+ * Accepts PERF_TYPE_HARDWARE, PERF_TYPE_HW_CACHE and the PMU's own type
+ * (PERF_TYPE_RAW for "cpu"), on the CPUs the PMU serves. hw.config gets
+ * the event select with the interrupt bit and the privilege filters:
+ * exclude_user clears USR, exclude_kernel clears OS; x86 has no
+ * hypervisor level to exclude, so exclude_hv is accepted and changes
+ * nothing. The vendor's hw_config adds or refuses vendor bits.
  *
  * Context: process context (perf_event_open), may sleep.
  * Return: 0; -ENOENT for events that are not ours or not offered;
@@ -93,14 +89,18 @@ static int x86_map_event(struct perf_event *event, u64 *sel)
  */
 int x86_event_init(struct perf_event *event)
 {
+	struct x86_core *core = x86_event_core(event);
 	struct perf_event_attr *attr = &event->attr;
 	struct hw_perf_event *hwc = &event->hw;
 	u64 sel;
 	int ret;
 
-	ret = x86_map_event(event, &sel);
+	ret = x86_map_event(core, event, &sel);
 	if (ret)
 		return ret;
+	/* a CPU of another kind of core: another PMU's */
+	if (event->cpu >= 0 && !cpumask_test_cpu(event->cpu, &core->cpus))
+		return -ENOENT;
 
 	if (attr->precise_ip || has_branch_stack(event))
 		return -EOPNOTSUPP;
@@ -115,13 +115,13 @@ int x86_event_init(struct perf_event *event)
 	if (!attr->exclude_kernel)
 		hwc->config |= ARCH_PERFMON_EVENTSEL_OS;
 
-	if (x86_core.ops->hw_config) {
-		ret = x86_core.ops->hw_config(event);
+	if (core->ops->hw_config) {
+		ret = core->ops->hw_config(event);
 		if (ret)
 			return ret;
 	}
 
-	if (!x86_allowed_counters(&x86_core, hwc->config))
+	if (!x86_allowed_counters(core, hwc->config))
 		return -EINVAL;
 
 	/* the rdpmc policy in force when the event is created applies to it */
@@ -134,7 +134,7 @@ int x86_event_init(struct perf_event *event)
 		 * anyway, so that the count is folded in long before the
 		 * counter could lap the value we last read.
 		 */
-		hwc->sample_period = x86_core.max_period;
+		hwc->sample_period = core->max_period;
 		hwc->last_period = hwc->sample_period;
 		local64_set(&hwc->period_left, hwc->sample_period);
 	}
@@ -143,7 +143,7 @@ int x86_event_init(struct perf_event *event)
 	if (ret)
 		return ret;
 
-	atomic_inc(&x86_nr_events);
+	atomic_inc(&core->nr_events);
 	event->destroy = x86_event_destroy;
 	return 0;
 }

@@ -10,6 +10,10 @@
  * instructions, which is why prev_count is only ever exchanged with
  * cmpxchg and a counter is stopped before its slot is changed.
  *
+ * Each callback finds the PMU from the event (x86_event_core()) or from
+ * the struct pmu it is given, and that PMU's counters on this CPU with
+ * x86_cpuc(): with more than one core PMU, each has its own.
+ *
  * A counter counts up from minus what is left of the period and
  * interrupts when it wraps through 0; the kernel's copy of the last value
  * read (hw.prev_count) makes every read a delta, independent of where
@@ -24,10 +28,9 @@
 
 #include "pmu.h"
 
-DEFINE_PER_CPU(struct x86_cpu_pmu, x86_cpu_pmu);
-
 /*
  * x86_counter_msrs - point an event's hw state at counter @idx
+ * @core: the event's PMU
  * @hwc: the event's hardware state
  * @idx: a counter index (GP from 0, fixed from 32)
  *
@@ -37,7 +40,8 @@ DEFINE_PER_CPU(struct x86_cpu_pmu, x86_cpu_pmu);
  *
  * Context: any; no hardware access.
  */
-static void x86_counter_msrs(struct hw_perf_event *hwc, int idx)
+static void x86_counter_msrs(const struct x86_core *core,
+			     struct hw_perf_event *hwc, int idx)
 {
 	hwc->idx = idx;
 	if (X86_IS_FIXED(idx)) {
@@ -47,8 +51,8 @@ static void x86_counter_msrs(struct hw_perf_event *hwc, int idx)
 		hwc->event_base = MSR_ARCH_PERFMON_FIXED_CTR0 + i;
 		hwc->event_base_rdpmc = INTEL_PMC_FIXED_RDPMC_BASE | i;
 	} else {
-		hwc->config_base = x86_gp_evtsel(&x86_core, idx);
-		hwc->event_base = x86_gp_ctr(&x86_core, idx);
+		hwc->config_base = x86_gp_evtsel(core, idx);
+		hwc->event_base = x86_gp_ctr(core, idx);
 		hwc->event_base_rdpmc = idx;
 	}
 }
@@ -60,12 +64,9 @@ static void x86_counter_msrs(struct hw_perf_event *hwc, int idx)
  * offset is count - prev_count, so whenever the core refreshes the page
  * the two agree, however far the counter is from wrapping.
  */
-static u64 x86_sext(u64 raw, int idx)
+static u64 x86_sext(const struct x86_core *core, u64 raw, int idx)
 {
-	unsigned int width = X86_IS_FIXED(idx) ? x86_core.fixed_width :
-						 x86_core.gp_width;
-
-	return (u64)sign_extend64(raw, width - 1);
+	return (u64)sign_extend64(raw, x86_cntr_width(core, idx) - 1);
 }
 
 /**
@@ -77,8 +78,9 @@ static u64 x86_sext(u64 raw, int idx)
  */
 u64 x86_event_update(struct perf_event *event)
 {
+	const struct x86_core *core = x86_event_core(event);
 	struct hw_perf_event *hwc = &event->hw;
-	u64 mask = x86_cntr_mask(&x86_core, hwc->idx);
+	u64 mask = x86_cntr_mask(core, hwc->idx);
 	u64 prev, now, delta;
 
 	/* a PMI between the read and the exchange must not count twice */
@@ -86,7 +88,7 @@ u64 x86_event_update(struct perf_event *event)
 		prev = local64_read(&hwc->prev_count);
 		now = native_read_pmc(hwc->event_base_rdpmc);
 	} while (local64_cmpxchg(&hwc->prev_count, prev,
-				 x86_sext(now, hwc->idx)) != prev);
+				 x86_sext(core, now, hwc->idx)) != prev);
 
 	delta = (now - prev) & mask;
 	local64_add(delta, &event->count);
@@ -108,14 +110,15 @@ u64 x86_event_update(struct perf_event *event)
  */
 bool x86_set_period(struct perf_event *event)
 {
+	const struct x86_core *core = x86_event_core(event);
 	struct hw_perf_event *hwc = &event->hw;
-	u64 mask = x86_cntr_mask(&x86_core, hwc->idx);
+	u64 mask = x86_cntr_mask(core, hwc->idx);
 	bool elapsed = perf_hw_period_advance(hwc);
 	s64 left = local64_read(&hwc->period_left);
 	u64 val;
 
-	if (left > (s64)x86_core.max_period)
-		left = x86_core.max_period;
+	if (left > (s64)core->max_period)
+		left = core->max_period;
 	if (left < 2)
 		left = 2;
 
@@ -136,7 +139,8 @@ bool x86_set_period(struct perf_event *event)
  */
 void x86_pmu_start(struct perf_event *event, int flags)
 {
-	struct x86_cpu_pmu *cpuc = this_cpu_ptr(&x86_cpu_pmu);
+	struct x86_core *core = x86_event_core(event);
+	struct x86_cpu_pmu *cpuc = x86_cpuc(core);
 	struct hw_perf_event *hwc = &event->hw;
 
 	lockdep_assert_irqs_disabled();
@@ -146,16 +150,16 @@ void x86_pmu_start(struct perf_event *event, int flags)
 
 	x86_set_period(event);
 	cpuc->running |= BIT_ULL(hwc->idx);
-	if (x86_core.gated) {
-		/* the counter's own enable is the only gate */
+	if (core->gated) {
+		/* the counter's own enable is the only gate (gate.c) */
 		if (!cpuc->frozen)
-			x86_core.ops->program(event, true);
+			core->ops->program(event, true);
 		return;
 	}
-	x86_core.ops->program(event, true);
+	core->ops->program(event, true);
 	/* outside a disabled section nobody else sets the global enable */
 	if (!cpuc->frozen)
-		x86_core.ops->enable_all(cpuc);
+		core->ops->enable_all(core, cpuc);
 }
 
 /**
@@ -168,25 +172,25 @@ void x86_pmu_start(struct perf_event *event, int flags)
  */
 void x86_pmu_stop(struct perf_event *event, int flags)
 {
-	struct x86_cpu_pmu *cpuc = this_cpu_ptr(&x86_cpu_pmu);
+	struct x86_core *core = x86_event_core(event);
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
 
-	x86_core.ops->program(event, false);
-	cpuc->running &= ~BIT_ULL(hwc->idx);
+	core->ops->program(event, false);
+	x86_cpuc(core)->running &= ~BIT_ULL(hwc->idx);
 	x86_event_update(event);
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
 /* put @event on counter @idx, which is free */
-static void x86_place(struct x86_cpu_pmu *cpuc, struct perf_event *event,
-		      int idx)
+static void x86_place(const struct x86_core *core, struct x86_cpu_pmu *cpuc,
+		      struct perf_event *event, int idx)
 {
 	u64 bit = BIT_ULL(idx);
 
-	x86_counter_msrs(&event->hw, idx);
+	x86_counter_msrs(core, &event->hw, idx);
 	cpuc->events[idx] = event;
 	cpuc->used |= bit;
 	cpuc->dirty &= ~bit;
@@ -211,12 +215,13 @@ static void x86_unplace(struct x86_cpu_pmu *cpuc, struct perf_event *event)
 }
 
 /*
- * No free counter suits @event: place it and every event already here
- * from scratch, and move those whose counter changes. Each moved event is
- * stopped (its count folded in) before any is put back, so no two share
- * a counter at any time. Returns @event's counter or -EAGAIN.
+ * No free counter suits a new event that may use @allowed_new: place it
+ * and every event already here from scratch, and move those whose
+ * counter changes. Each moved event is stopped (its count folded in)
+ * before any is put back, so no two share a counter at any time.
+ * Returns the new event's counter or -EAGAIN.
  */
-static int x86_repack(struct x86_cpu_pmu *cpuc, struct perf_event *event,
+static int x86_repack(const struct x86_core *core, struct x86_cpu_pmu *cpuc,
 		      u64 allowed_new)
 {
 	struct perf_event *ev[X86_NR_IDX];
@@ -227,7 +232,7 @@ static int x86_repack(struct x86_cpu_pmu *cpuc, struct perf_event *event,
 
 	for_each_set_bit(bit, (unsigned long *)&cpuc->used, X86_NR_IDX) {
 		ev[n] = cpuc->events[bit];
-		allowed[n] = x86_allowed_counters(&x86_core, ev[n]->hw.config);
+		allowed[n] = x86_allowed_counters(core, ev[n]->hw.config);
 		n++;
 	}
 	if (n == X86_NR_IDX)
@@ -247,7 +252,7 @@ static int x86_repack(struct x86_cpu_pmu *cpuc, struct perf_event *event,
 	for (i = 0; i < n; i++) {
 		if (ev[i]->hw.idx >= 0)
 			continue;
-		x86_place(cpuc, ev[i], idx[i]);
+		x86_place(core, cpuc, ev[i], idx[i]);
 		if (was_running & BIT_ULL(i))
 			x86_pmu_start(ev[i], PERF_EF_RELOAD);
 		else
@@ -270,19 +275,20 @@ static int x86_repack(struct x86_cpu_pmu *cpuc, struct perf_event *event,
  */
 int x86_pmu_add(struct perf_event *event, int flags)
 {
-	struct x86_cpu_pmu *cpuc = this_cpu_ptr(&x86_cpu_pmu);
+	struct x86_core *core = x86_event_core(event);
+	struct x86_cpu_pmu *cpuc = x86_cpuc(core);
 	struct hw_perf_event *hwc = &event->hw;
-	u64 allowed = x86_allowed_counters(&x86_core, hwc->config);
+	u64 allowed = x86_allowed_counters(core, hwc->config);
 	int idx;
 
 	lockdep_assert_irqs_disabled();
 	if (x86_assign(&allowed, 1, cpuc->used, &idx)) {
-		idx = x86_repack(cpuc, event, allowed);
+		idx = x86_repack(core, cpuc, allowed);
 		if (idx < 0)
 			return idx;
 	}
 
-	x86_place(cpuc, event, idx);
+	x86_place(core, cpuc, event, idx);
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	/* starting programs the period, which refreshes the user page */
 	if (flags & PERF_EF_START)
@@ -305,11 +311,9 @@ int x86_pmu_add(struct perf_event *event, int flags)
  */
 void x86_pmu_del(struct perf_event *event, int flags)
 {
-	struct x86_cpu_pmu *cpuc = this_cpu_ptr(&x86_cpu_pmu);
-
 	lockdep_assert_irqs_disabled();
 	x86_pmu_stop(event, PERF_EF_UPDATE);
-	x86_unplace(cpuc, event);
+	x86_unplace(x86_cpuc(x86_event_core(event)), event);
 	perf_event_update_userpage(event);
 }
 
@@ -317,7 +321,8 @@ void x86_pmu_del(struct perf_event *event, int flags)
  * x86_pmu_read - bring event->count up to date
  * @event: an active event
  *
- * Context: the event's CPU, interrupts off.
+ * Context: the event's CPU, interrupts off, or in NMI when a sample of
+ * a group member reads the rest of its group.
  */
 void x86_pmu_read(struct perf_event *event)
 {
@@ -327,24 +332,25 @@ void x86_pmu_read(struct perf_event *event)
 
 /**
  * x86_pmu_enable - let this CPU's counters run again
- * @pmu: the core PMU
+ * @pmu: a core PMU
  *
  * Context: local CPU, interrupts off; pairs with x86_pmu_disable(), which
  * the core does not nest.
  */
 void x86_pmu_enable(struct pmu *pmu)
 {
-	struct x86_cpu_pmu *cpuc = this_cpu_ptr(&x86_cpu_pmu);
+	struct x86_core *core = x86_pmu_core(pmu);
+	struct x86_cpu_pmu *cpuc = x86_cpuc(core);
 
 	lockdep_assert_irqs_disabled();
 	cpuc->frozen = false;
 	if (cpuc->running)
-		x86_core.ops->enable_all(cpuc);
+		core->ops->enable_all(core, cpuc);
 }
 
 /**
  * x86_pmu_disable - freeze this CPU's counters
- * @pmu: the core PMU
+ * @pmu: a core PMU
  *
  * With nothing counting there is nothing to freeze and no MSR is written.
  *
@@ -352,39 +358,11 @@ void x86_pmu_enable(struct pmu *pmu)
  */
 void x86_pmu_disable(struct pmu *pmu)
 {
-	struct x86_cpu_pmu *cpuc = this_cpu_ptr(&x86_cpu_pmu);
+	struct x86_core *core = x86_pmu_core(pmu);
+	struct x86_cpu_pmu *cpuc = x86_cpuc(core);
 
 	lockdep_assert_irqs_disabled();
 	cpuc->frozen = true;
 	if (cpuc->running)
-		x86_core.ops->disable_all(cpuc);
-}
-
-/**
- * x86_gate_enable_all - start every running counter by its own enable bit
- * @cpuc: this CPU's counters
- *
- * For PMUs without a global enable (Intel v1, AMD before PerfMonV2).
- * Context: local CPU, interrupts off or in NMI.
- */
-void x86_gate_enable_all(struct x86_cpu_pmu *cpuc)
-{
-	unsigned long idx;
-
-	for_each_set_bit(idx, (unsigned long *)&cpuc->running, X86_NR_IDX)
-		x86_core.ops->program(cpuc->events[idx], true);
-}
-
-/**
- * x86_gate_disable_all - stop every running counter by its own enable bit
- * @cpuc: this CPU's counters
- *
- * Context: as x86_gate_enable_all().
- */
-void x86_gate_disable_all(struct x86_cpu_pmu *cpuc)
-{
-	unsigned long idx;
-
-	for_each_set_bit(idx, (unsigned long *)&cpuc->running, X86_NR_IDX)
-		x86_core.ops->program(cpuc->events[idx], false);
+		core->ops->disable_all(core, cpuc);
 }

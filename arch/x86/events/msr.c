@@ -39,6 +39,7 @@
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/init.h>
+#include <linux/lockdep.h>
 #include <linux/nospec.h>
 #include <linux/perf_event.h>
 #include <linux/sysfs.h>
@@ -315,6 +316,7 @@ static void msr_pmu_update(struct perf_event *event)
  */
 static void msr_pmu_start(struct perf_event *event, int flags)
 {
+	lockdep_assert_irqs_disabled();
 	local64_set(&event->hw.prev_count, msr_pmu_read_raw(event));
 	event->hw.state = 0;
 }
@@ -329,6 +331,7 @@ static void msr_pmu_stop(struct perf_event *event, int flags)
 {
 	struct hw_perf_event *hwc = &event->hw;
 
+	lockdep_assert_irqs_disabled();
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
 	msr_pmu_update(event);

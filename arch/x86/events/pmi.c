@@ -7,7 +7,10 @@
  * in code that runs with interrupts off. The handler runs on the CPU
  * whose counter wrapped, in NMI: it may interrupt any of hw.c's callbacks
  * between two instructions, takes no locks, and leaves the PMU exactly as
- * enabled or disabled as it found it.
+ * enabled or disabled as it found it. One handler serves every core PMU:
+ * a CPU has the counters of one of them, the one x86_cpu_core names.
+ * PMUs without overflow status (gated mode) find the wrapped counters
+ * through the vendor's ops as gate.c does it.
  *
  * Order of work: freeze the counters (so the members of a group are
  * sampled at one instant and nothing wraps while we look), read which
@@ -27,45 +30,6 @@
 
 #include "perf_event.h"
 #include "pmu.h"
-
-/**
- * x86_gate_overflowed - the running counters that have wrapped
- * @cpuc: this CPU's counters
- *
- * For PMUs with no overflow status register (Intel v1, AMD before
- * PerfMonV2). A counter is written to minus what is left of its period,
- * so its top bit stays set until it wraps through 0; a clear top bit
- * means it wrapped. The interrupt of a counter stopped since is lost with
- * this method, but stopping folded its count in already.
- *
- * Context: local CPU, in NMI with the counters frozen.
- * Return: the set of wrapped counters.
- */
-u64 x86_gate_overflowed(struct x86_cpu_pmu *cpuc)
-{
-	u64 top = BIT_ULL(x86_core.gp_width - 1);
-	unsigned long idx;
-	u64 wrapped = 0;
-
-	for_each_set_bit(idx, (unsigned long *)&cpuc->running, X86_NR_IDX) {
-		struct hw_perf_event *hwc = &cpuc->events[idx]->hw;
-
-		if (!(native_read_pmc(hwc->event_base_rdpmc) & top))
-			wrapped |= BIT_ULL(idx);
-	}
-	return wrapped;
-}
-
-/**
- * x86_gate_ack - nothing to clear
- * @cntrs: the counters x86_gate_overflowed() found wrapped
- *
- * Without a status register the wrap is in the counter itself, and the
- * handler clears it by programming the next period.
- */
-void x86_gate_ack(u64 cntrs)
-{
-}
 
 /* the overflow of one counter; returns whether it was ours to handle */
 static bool x86_pmi_counter(struct x86_cpu_pmu *cpuc, int idx,
@@ -100,26 +64,32 @@ static bool x86_pmi_counter(struct x86_cpu_pmu *cpuc, int idx,
 
 static int x86_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 {
-	struct x86_cpu_pmu *cpuc = this_cpu_ptr(&x86_cpu_pmu);
-	const struct x86_core_ops *ops = x86_core.ops;
+	struct x86_core *core = this_cpu_read(x86_cpu_core);
+	const struct x86_core_ops *ops;
+	struct x86_cpu_pmu *cpuc;
 	unsigned long idx;
 	u64 start, wrapped;
 	int handled = 0;
 
+	/* a CPU not up yet, or that no core PMU serves, has no PMI of ours */
+	if (!core)
+		return NMI_DONE;
 	/*
-	 * No event of ours exists anywhere: not our NMI, and no MSR to read.
-	 * A PMI of an event freed since it overflowed may still land here,
-	 * and Intel masked LVTPC to deliver it: unmask, or this CPU would
-	 * never see a PMI again.
+	 * No event of this PMU exists anywhere: not our NMI, and no MSR to
+	 * read. A PMI of an event freed since it overflowed may still land
+	 * here, and Intel masked LVTPC to deliver it: unmask, or this CPU
+	 * would never see a PMI again.
 	 */
-	if (!atomic_read(&x86_nr_events)) {
+	if (!atomic_read(&core->nr_events)) {
 		apic_write(APIC_LVTPC, APIC_DM_NMI);
 		return NMI_DONE;
 	}
 
+	ops = core->ops;
+	cpuc = x86_cpuc(core);
 	start = sched_clock();
-	ops->disable_all(cpuc);
-	wrapped = ops->overflowed(cpuc);
+	ops->disable_all(core, cpuc);
+	wrapped = ops->overflowed(core, cpuc);
 	if (wrapped)
 		ops->ack(wrapped);
 
@@ -127,7 +97,7 @@ static int x86_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 		handled += x86_pmi_counter(cpuc, idx, regs);
 
 	if (!cpuc->frozen)
-		ops->enable_all(cpuc);
+		ops->enable_all(core, cpuc);
 	/* Intel masks LVTPC on delivery; AMD leaves it as it was */
 	apic_write(APIC_LVTPC, APIC_DM_NMI);
 

@@ -3,22 +3,54 @@
  * x86 perf_events: what the vendor-neutral part of the core PMU driver
  * (the .c files of arch/x86/events) and the vendor parts (intel/, amd/) share.
  *
- * One core PMU per system, named "cpu" with type PERF_TYPE_RAW. Counters
- * are numbered as Intel numbers the bits of IA32_PERF_GLOBAL_CTRL: the
- * general-purpose counters from 0, the fixed-function ones from
+ * Counters are numbered as Intel numbers the bits of IA32_PERF_GLOBAL_CTRL:
+ * the general-purpose counters from 0, the fixed-function ones from
  * INTEL_PMC_IDX_FIXED (32). AMD has only general-purpose counters, and
  * its PerfMonV2 global registers use the same low bits, so one 64-bit
  * mask describes a set of counters on every vendor.
  *
- * The vendor part describes its hardware in struct x86_core and supplies
- * the few operations that differ (struct x86_core_ops); everything that
- * follows from "a counter of some width that counts an event selected by
- * a control value" is generic.
+ * A core PMU is a struct x86_core: the struct pmu perf knows it by, the
+ * description of its hardware that the vendor part filled in (counters,
+ * widths, event tables, constraints, sysfs attributes, struct
+ * x86_core_ops for the few operations that differ), the CPUs it serves
+ * and a struct x86_cpu_pmu per CPU for the state of their counters.
+ * Everything that follows from "a counter of some width that counts an
+ * event selected by a control value" is generic. Code finds the PMU
+ *  - of an event: x86_event_core(), container_of() on event->pmu;
+ *  - of a CPU: the per-CPU pointer x86_cpu_core, set as the CPU comes up
+ *    (NULL on a CPU that no core PMU serves, and before the CPU is up);
+ * and that PMU's state on the CPU it runs on with x86_cpuc().
+ *
+ * Today one core PMU is registered, "cpu" with type PERF_TYPE_RAW, and it
+ * serves every CPU (cpu_type 0, cpus = the possible CPUs).
+ *
+ * Hybrid parts. A part with more than one kind of core (Intel P-cores and
+ * E-cores) needs one PMU per kind, since the kinds differ in counters and
+ * event tables. The vendor probe would then fill one struct x86_core per
+ * kind, from that kind's enumeration (on Intel, CPUID leaf 23H sub-leaves
+ * per core type, or the tables of the model of each kind), set its
+ * cpu_type to the kind's CPUID.1AH:EAX[31:24] value and x86_core_setup()
+ * it under its own name ("cpu_core", "cpu_atom") with a dynamic type (-1;
+ * the first may keep PERF_TYPE_RAW). Nothing else changes: each CPU
+ * finds its PMU in x86_cpu_starting() by its own core type, and with
+ * cpu_type set the PMU's cpus mask starts empty and grows as its CPUs
+ * come up, its struct pmu gets a filter that keeps task events off the
+ * other kind's CPUs, event_init refuses (-ENOENT) a CPU event bound to
+ * one of them, and sysfs shows a "cpus" file. Left to do for that: the
+ * probe itself; PERF_PMU_CAP_EXTENDED_HW_TYPE, with event_init reading
+ * the PMU type in the high half of a PERF_TYPE_HARDWARE or _HW_CACHE
+ * config (PERF_HW_EVENT_MASK) so that tools can aim generic events at one
+ * kind; and an answer for KVM, which sizes a guest PMU from
+ * perf_get_x86_pmu_capability() and gets none while there are two PMUs.
  */
 #ifndef _ARCH_X86_EVENTS_PMU_H
 #define _ARCH_X86_EVENTS_PMU_H
 
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/percpu.h>
 #include <linux/perf_event.h>
+#include <linux/sysfs.h>
 #include <linux/types.h>
 
 #include <asm/perf_event.h>
@@ -30,6 +62,9 @@ struct x86_cpu_pmu;
 #define X86_NR_IDX		64
 #define X86_FIXED(i)		(INTEL_PMC_IDX_FIXED + (i))
 #define X86_IS_FIXED(idx)	((idx) >= INTEL_PMC_IDX_FIXED)
+
+/* how many core PMUs one system may have (kinds of core) */
+#define X86_MAX_CORES		4
 
 /* generic cache event map: [type][op][result], 0 = not offered */
 typedef u64 x86_cache_map_t[PERF_COUNT_HW_CACHE_MAX]
@@ -67,31 +102,32 @@ struct x86_constraint {
  * @disable_all: stop every counter of this CPU (global disable)
  * @overflowed: the set of counters with a pending overflow
  * @ack: clear the overflow status of @cntrs
- * @reset_cpu: put this CPU's PMU in a known, idle state
+ * @reset_cpu: put this CPU's counters of @core in a known, idle state
  *
  * All but @hw_config and @fixed_for run on the CPU concerned with
  * interrupts off (or in NMI); @hw_config runs at perf_event_open().
+ * Those that take a @core and a @cpuc get the PMU and its state on the
+ * CPU they run on; gate.c has the ones of PMUs without global control.
  */
 struct x86_core_ops {
 	int (*hw_config)(struct perf_event *event);
 	u64 (*fixed_for)(u64 config);
 	void (*program)(struct perf_event *event, bool on);
-	void (*enable_all)(struct x86_cpu_pmu *cpuc);
-	void (*disable_all)(struct x86_cpu_pmu *cpuc);
-	u64 (*overflowed)(struct x86_cpu_pmu *cpuc);
+	void (*enable_all)(struct x86_core *core, struct x86_cpu_pmu *cpuc);
+	void (*disable_all)(struct x86_core *core, struct x86_cpu_pmu *cpuc);
+	u64 (*overflowed)(struct x86_core *core, struct x86_cpu_pmu *cpuc);
 	void (*ack)(u64 cntrs);
-	void (*reset_cpu)(void);
+	void (*reset_cpu)(struct x86_core *core);
 };
 
 /**
- * struct x86_core - the core PMU a vendor part found
- * @name: sysfs caps/pmu_name, or NULL for none (AMD has none)
- * @vendor: for the boot log
- * @version: Intel architectural perfmon version; on AMD 2 with
- *	PerfMonV2, else 0
- * @gated: no global enable: each counter is started and frozen by the
- *	enable bit of its own control (Intel v1, AMD before PerfMonV2)
+ * struct x86_core - one core PMU: the struct pmu, its hardware, its CPUs
+ * @pmu: what perf knows the PMU by; x86_event_core() goes back from it
+ * @cpuc: the state of the counters on each CPU in @cpus
  * @ops: vendor operations
+ * @gated: no global enable: each counter is started and frozen by the
+ *	enable bit of its own control (Intel v1, AMD before PerfMonV2;
+ *	gate.c)
  * @gp: the general-purpose counters, as a set (bits 0..)
  * @fixed: the fixed-function counters, as a set (bits 32..)
  * @gp_width: bits of a general-purpose counter
@@ -101,22 +137,39 @@ struct x86_core_ops {
  * @evtsel_msr: MSR of GP counter 0's event select
  * @ctr_msr: MSR of GP counter 0's count
  * @msr_stride: distance between consecutive GP counters' MSRs
+ * @nr_events: events of this PMU that exist, on any CPU; the PMI handler
+ *	answers NMIs only while there are some, so that with perf unused
+ *	an NMI costs no MSR read
  * @hw_map: PERF_COUNT_HW_* to event select, 0 where not offered
  * @cache_map: PERF_TYPE_HW_CACHE to event select, 0 where not offered
  * @constraints: counter restrictions of this model, or NULL
+ * @quirks: the vendor part's own flags for this PMU (its errata and
+ *	deprecations); the generic code never reads them
+ * @name: sysfs caps/pmu_name, or NULL for none (AMD has none)
+ * @vendor: for the boot log
+ * @version: Intel architectural perfmon version; on AMD 2 with
+ *	PerfMonV2, else 0
  * @arch_events_absent: CPUID.0AH:EBX, the architectural events missing
  * @arch_events_len: how many bits of it are defined (CPUID.0AH:EAX[31:24])
  * @format: sysfs format/ attributes
- * @events: sysfs events/ attributes (generic aliases this CPU offers)
+ * @dev_name: the name the PMU is registered under ("cpu")
+ * @type: the type it is registered with (PERF_TYPE_RAW, -1 for dynamic)
+ * @cpu_type: the kind of core it serves on a hybrid part, as
+ *	CPUID.1AH:EAX[31:24] names it; 0 when it serves every CPU
+ * @cpus: the CPUs it serves
+ * @format_group: its sysfs format/ directory
+ * @groups: its sysfs attribute groups, as @pmu.attr_groups points at
  *
- * Filled once at boot, read-only afterwards.
+ * The vendor probe fills in the hardware description once at boot and
+ * x86_core_setup() the rest; all of it is read-only afterwards but
+ * @cpus (CPU hotplug, hybrid PMUs), @nr_events and what @cpuc points at.
+ * The fields the event and PMI paths read come first.
  */
 struct x86_core {
-	const char			*name;
-	const char			*vendor;
-	unsigned int			version;
-	bool				gated;
+	struct pmu			pmu;
+	struct x86_cpu_pmu __percpu	*cpuc;
 	const struct x86_core_ops	*ops;
+	bool				gated;
 	u64				gp;
 	u64				fixed;
 	unsigned int			gp_width;
@@ -126,17 +179,27 @@ struct x86_core {
 	unsigned int			evtsel_msr;
 	unsigned int			ctr_msr;
 	unsigned int			msr_stride;
+	atomic_t			nr_events;
 	u64				hw_map[PERF_COUNT_HW_MAX];
 	const x86_cache_map_t		*cache_map;
 	const struct x86_constraint	*constraints;
+	unsigned int			quirks;
+	const char			*name;
+	const char			*vendor;
+	unsigned int			version;
 	unsigned int			arch_events_absent;
 	unsigned int			arch_events_len;
 	struct attribute		**format;
-	struct attribute		**events;
+	const char			*dev_name;
+	int				type;
+	u8				cpu_type;
+	struct cpumask			cpus;
+	struct attribute_group		format_group;
+	const struct attribute_group	*groups[5];
 };
 
 /**
- * struct x86_cpu_pmu - one CPU's counters
+ * struct x86_cpu_pmu - one CPU's counters of one core PMU
  * @events: the event on each counter, NULL when free
  * @used: counters taken by events (whether started or stopped)
  * @running: counters whose event is started
@@ -162,12 +225,32 @@ struct x86_cpu_pmu {
 	u64			fixed_ctrl;
 };
 
-extern struct x86_core x86_core;
-DECLARE_PER_CPU(struct x86_cpu_pmu, x86_cpu_pmu);
+/* the core PMU that serves this CPU, or NULL */
+DECLARE_PER_CPU(struct x86_core *, x86_cpu_core);
 
+/* the core PMU @pmu is part of */
+static inline struct x86_core *x86_pmu_core(struct pmu *pmu)
+{
+	return container_of(pmu, struct x86_core, pmu);
+}
+
+/* the core PMU of an event of ours (x86_core_event()) */
+static inline struct x86_core *x86_event_core(struct perf_event *event)
+{
+	return x86_pmu_core(event->pmu);
+}
+
+/* @core's counters on the CPU this runs on, which @core serves */
+static inline struct x86_cpu_pmu *x86_cpuc(struct x86_core *core)
+{
+	return this_cpu_ptr(core->cpuc);
+}
+
+/* core.c */
 bool x86_core_event(struct perf_event *event);
+int x86_core_setup(struct x86_core *core, const char *dev_name, int type);
 
-/* vendor probes: fill x86_core and return 0, or -ENODEV */
+/* vendor probes: fill @core's hardware description, or -ENODEV */
 int intel_core_probe(struct x86_core *core);
 int amd_core_probe(struct x86_core *core);
 
@@ -177,7 +260,6 @@ int x86_assign(u64 *allowed, int n, u64 busy, int *idx);
 int x86_validate_group(struct perf_event *event);
 
 /* event.c */
-extern atomic_t x86_nr_events;
 int x86_event_init(struct perf_event *event);
 
 /* hw.c */
@@ -191,10 +273,14 @@ void x86_pmu_read(struct perf_event *event);
 void x86_pmu_enable(struct pmu *pmu);
 void x86_pmu_disable(struct pmu *pmu);
 
+/* gate.c: PMUs without global control (@gated) */
+void x86_gate_enable_all(struct x86_core *core, struct x86_cpu_pmu *cpuc);
+void x86_gate_disable_all(struct x86_core *core, struct x86_cpu_pmu *cpuc);
+u64 x86_gate_overflowed(struct x86_core *core, struct x86_cpu_pmu *cpuc);
+void x86_gate_ack(u64 cntrs);
+
 /* pmi.c */
 int x86_pmi_init(void);
-u64 x86_gate_overflowed(struct x86_cpu_pmu *cpuc);
-void x86_gate_ack(u64 cntrs);
 
 /* rdpmc.c */
 extern int x86_rdpmc_policy;
@@ -203,13 +289,8 @@ void x86_event_unmapped(struct perf_event *event, struct mm_struct *mm);
 int x86_event_idx(struct perf_event *event);
 
 /* sysfs.c */
-extern const struct attribute_group *x86_attr_groups[];
 extern struct device_attribute dev_attr_rdpmc;
-void x86_sysfs_init(void);
-
-/* per-counter gating, for PMUs without a global enable */
-void x86_gate_enable_all(struct x86_cpu_pmu *cpuc);
-void x86_gate_disable_all(struct x86_cpu_pmu *cpuc);
+void x86_sysfs_init(struct x86_core *core);
 
 /* the counter's MSR and its event select's, for GP counter @idx */
 static inline unsigned int x86_gp_evtsel(const struct x86_core *core, int idx)
@@ -222,13 +303,16 @@ static inline unsigned int x86_gp_ctr(const struct x86_core *core, int idx)
 	return core->ctr_msr + idx * core->msr_stride;
 }
 
+/* the width of the counter at @idx */
+static inline unsigned int x86_cntr_width(const struct x86_core *core, int idx)
+{
+	return X86_IS_FIXED(idx) ? core->fixed_width : core->gp_width;
+}
+
 /* the value mask of the counter at @idx */
 static inline u64 x86_cntr_mask(const struct x86_core *core, int idx)
 {
-	unsigned int width = X86_IS_FIXED(idx) ? core->fixed_width :
-						 core->gp_width;
-
-	return GENMASK_ULL(width - 1, 0);
+	return GENMASK_ULL(x86_cntr_width(core, idx) - 1, 0);
 }
 
 #endif /* _ARCH_X86_EVENTS_PMU_H */

@@ -111,24 +111,29 @@ int x86_event_idx(struct perf_event *event)
  * perf_clear_dirty_counters - zero counters a previous task left behind
  *
  * Called by the mm switch (cr4_update_pce_mm(), interrupts off) before
- * CR4.PCE is set for a task that may use RDPMC: counters that held events
- * since the last call and hold none now are zeroed, so the task cannot
- * read what another task's events counted.
+ * CR4.PCE is set for a task that may use RDPMC: counters of this CPU's
+ * core PMU that held events since the last call and hold none now are
+ * zeroed, so the task cannot read what another task's events counted.
  */
 void perf_clear_dirty_counters(void)
 {
-	struct x86_cpu_pmu *cpuc = this_cpu_ptr(&x86_cpu_pmu);
+	struct x86_core *core = this_cpu_read(x86_cpu_core);
+	struct x86_cpu_pmu *cpuc;
 	unsigned long idx;
 	u64 dirty;
 
 	lockdep_assert_irqs_disabled();
+	/* no core PMU on this CPU: no counter was ever written */
+	if (!core)
+		return;
+	cpuc = x86_cpuc(core);
 	dirty = cpuc->dirty & ~cpuc->used;
 	for_each_set_bit(idx, (unsigned long *)&dirty, X86_NR_IDX) {
 		if (X86_IS_FIXED(idx))
 			wrmsrl(MSR_ARCH_PERFMON_FIXED_CTR0 +
 			       (idx - INTEL_PMC_IDX_FIXED), 0);
 		else
-			wrmsrl(x86_gp_ctr(&x86_core, idx), 0);
+			wrmsrl(x86_gp_ctr(core, idx), 0);
 	}
 	cpuc->dirty = 0;
 }

@@ -1,25 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * x86 perf_events: the core PMU's sysfs directory,
- * /sys/bus/event_source/devices/cpu.
+ * x86 perf_events: a core PMU's sysfs directory,
+ * /sys/bus/event_source/devices/cpu (or the PMU's own name).
  *
  *  format/  how a raw config is laid out (vendor-specific);
  *  events/  the generic hardware events this CPU offers, spelled in that
  *           format, so that "cpu/instructions/" and perf list work;
  *  caps/    pmu_name (the model family the driver recognised) and
  *           max_precise (0: no PEBS or IBS);
- *  rdpmc    the user-space RDPMC policy (rdpmc.c).
+ *  rdpmc    the user-space RDPMC policy (rdpmc.c), one for all PMUs;
+ *  cpus     the CPUs of a PMU that serves one kind of core of a hybrid
+ *           part (absent when it serves all).
+ *
+ * Every core PMU has its own format/ group (the vendor's attributes) and
+ * its own array of groups; the others are shared, and their callbacks
+ * find the PMU of the directory from its device (x86_dev_core()).
  */
 
+#include <linux/cpumask.h>
 #include <linux/device.h>
 #include <linux/perf_event.h>
 #include <linux/sysfs.h>
 
 #include "pmu.h"
 
-static struct attribute_group x86_format_group = {
-	.name = "format",
-};
+/* the PMU whose directory @dev is */
+static struct x86_core *x86_dev_core(struct device *dev)
+{
+	return x86_pmu_core(dev_get_drvdata(dev));
+}
 
 /* an events/ entry: which PERF_COUNT_HW_* it shows */
 struct x86_event_attr {
@@ -37,7 +46,7 @@ static ssize_t x86_event_show(struct device *dev,
 {
 	struct x86_event_attr *ea = container_of(attr, struct x86_event_attr,
 						 attr);
-	u64 sel = x86_core.hw_map[ea->id];
+	u64 sel = x86_dev_core(dev)->hw_map[ea->id];
 	u64 code = (sel & ARCH_PERFMON_EVENTSEL_EVENT) |
 		   ((sel >> 24) & 0xf00);
 	u64 umask = (sel & ARCH_PERFMON_EVENTSEL_UMASK) >> 8;
@@ -100,8 +109,9 @@ static umode_t x86_event_visible(struct kobject *kobj, struct attribute *a,
 {
 	struct x86_event_attr *ea = container_of(a, struct x86_event_attr,
 						 attr.attr);
+	struct x86_core *core = x86_dev_core(kobj_to_dev(kobj));
 
-	return x86_core.hw_map[ea->id] ? a->mode : 0;
+	return core->hw_map[ea->id] ? a->mode : 0;
 }
 
 static const struct attribute_group x86_events_group = {
@@ -113,7 +123,7 @@ static const struct attribute_group x86_events_group = {
 static ssize_t pmu_name_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
-	return sysfs_emit(buf, "%s\n", x86_core.name);
+	return sysfs_emit(buf, "%s\n", x86_dev_core(dev)->name);
 }
 static DEVICE_ATTR_RO(pmu_name);
 
@@ -135,7 +145,8 @@ static struct attribute *x86_caps_attrs[] = {
 static umode_t x86_caps_visible(struct kobject *kobj, struct attribute *a,
 				int n)
 {
-	if (a == &dev_attr_pmu_name.attr && !x86_core.name)
+	if (a == &dev_attr_pmu_name.attr &&
+	    !x86_dev_core(kobj_to_dev(kobj))->name)
 		return 0;
 	return a->mode;
 }
@@ -146,30 +157,47 @@ static const struct attribute_group x86_caps_group = {
 	.is_visible = x86_caps_visible,
 };
 
+static ssize_t cpus_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return cpumap_print_to_pagebuf(true, buf, &x86_dev_core(dev)->cpus);
+}
+static DEVICE_ATTR_RO(cpus);
+
 static struct attribute *x86_common_attrs[] = {
 	&dev_attr_rdpmc.attr,
+	&dev_attr_cpus.attr,
 	NULL,
 };
+
+/* cpus only on a PMU that serves some of the CPUs */
+static umode_t x86_common_visible(struct kobject *kobj, struct attribute *a,
+				  int n)
+{
+	if (a == &dev_attr_cpus.attr &&
+	    !x86_dev_core(kobj_to_dev(kobj))->cpu_type)
+		return 0;
+	return a->mode;
+}
 
 static const struct attribute_group x86_common_group = {
 	.attrs = x86_common_attrs,
-};
-
-/* the groups of the "cpu" PMU; x86_sysfs_init() fills in format/ */
-const struct attribute_group *x86_attr_groups[] = {
-	&x86_format_group,
-	&x86_events_group,
-	&x86_caps_group,
-	&x86_common_group,
-	NULL,
+	.is_visible = x86_common_visible,
 };
 
 /**
- * x86_sysfs_init - take the vendor's format attributes
+ * x86_sysfs_init - give a core PMU its sysfs groups
+ * @core: the PMU, its format attributes filled in by the vendor probe
  *
  * Context: boot, before the PMU is registered.
  */
-void x86_sysfs_init(void)
+void x86_sysfs_init(struct x86_core *core)
 {
-	x86_format_group.attrs = x86_core.format;
+	core->format_group.name = "format";
+	core->format_group.attrs = core->format;
+	core->groups[0] = &core->format_group;
+	core->groups[1] = &x86_events_group;
+	core->groups[2] = &x86_caps_group;
+	core->groups[3] = &x86_common_group;
+	core->groups[4] = NULL;
 }

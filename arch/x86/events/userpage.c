@@ -30,7 +30,7 @@
  * with perf_clock(), cap_user_time_zero with time_zero, perf time at TSC 0.
  * Otherwise both caps are cleared.
  *
- * Counters: an event of the core PMU created while the rdpmc policy
+ * Counters: an event of a core PMU created while the rdpmc policy
  * allowed it (rdpmc.c) has cap_user_rdpmc, and user space may read its
  * counter with RDPMC at index - 1 whenever index is non-zero; pmc_width
  * says how many bits of that value to sign-extend. Other events have
@@ -45,10 +45,11 @@ void arch_perf_update_userpage(struct perf_event *event,
 	struct cyc2ns_data data;
 	u64 tsc0_ns;
 
-	/* hw.flags is only ours to read on events of the core PMU */
+	/* hw.flags is only ours to read on events of a core PMU */
 	userpg->cap_user_rdpmc = x86_core_event(event) &&
 		(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT);
-	userpg->pmc_width = userpg->cap_user_rdpmc ? x86_core.gp_width : 0;
+	userpg->pmc_width = userpg->cap_user_rdpmc ?
+			    x86_event_core(event)->gp_width : 0;
 	userpg->cap_user_time = 0;
 	userpg->cap_user_time_zero = 0;
 

@@ -16,8 +16,8 @@
  *    PerfCntrGlobalStatusClr clears that.
  *
  * Without PerfMonV2 there is no overflow status: a counter is gated by
- * its own enable bit and a wrap is seen in the counter (pmu.c's gated
- * mode). The event select is 12 bits, bits 7:0 and 35:32 of PerfEvtSel.
+ * its own enable bit and a wrap is seen in the counter (gated mode, in
+ * ../gate.c). The event select is 12 bits, bits 7:0 and 35:32 of PerfEvtSel.
  *
  * HostOnly/GuestOnly (bits 41/40) filter by SVM mode. With EFER.SVME
  * clear a HostOnly counter counts nothing, so HostOnly is masked off
@@ -67,25 +67,26 @@ static void amd_program(struct perf_event *event, bool on)
 	       sel | (on ? ARCH_PERFMON_EVENTSEL_ENABLE : 0));
 }
 
-static void amd_v2_enable_all(struct x86_cpu_pmu *cpuc)
+static void amd_v2_enable_all(struct x86_core *core, struct x86_cpu_pmu *cpuc)
 {
 	wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, cpuc->used);
 }
 
-static void amd_v2_disable_all(struct x86_cpu_pmu *cpuc)
+static void amd_v2_disable_all(struct x86_core *core,
+			       struct x86_cpu_pmu *cpuc)
 {
 	wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0);
 }
 
-static u64 amd_v2_overflowed(struct x86_cpu_pmu *cpuc)
+static u64 amd_v2_overflowed(struct x86_core *core, struct x86_cpu_pmu *cpuc)
 {
 	u64 status;
 
 	rdmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS, status);
-	if (status & ~x86_core.gp)
+	if (status & ~core->gp)
 		wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR,
-		       status & ~x86_core.gp);
-	return status & x86_core.gp;
+		       status & ~core->gp);
+	return status & core->gp;
 }
 
 static void amd_v2_ack(u64 cntrs)
@@ -93,19 +94,19 @@ static void amd_v2_ack(u64 cntrs)
 	wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, cntrs);
 }
 
-static void amd_reset_cpu(void)
+static void amd_reset_cpu(struct x86_core *core)
 {
 	unsigned long idx;
 
 	__this_cpu_write(amd_virt_mask, AMD64_EVENTSEL_HOSTONLY);
-	if (!x86_core.gated)
+	if (!core->gated)
 		wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0);
-	for_each_set_bit(idx, (unsigned long *)&x86_core.gp, X86_NR_IDX) {
-		wrmsrl(x86_gp_evtsel(&x86_core, idx), 0);
-		wrmsrl(x86_gp_ctr(&x86_core, idx), 0);
+	for_each_set_bit(idx, (unsigned long *)&core->gp, X86_NR_IDX) {
+		wrmsrl(x86_gp_evtsel(core, idx), 0);
+		wrmsrl(x86_gp_ctr(core, idx), 0);
 	}
-	if (!x86_core.gated)
-		wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, x86_core.gp);
+	if (!core->gated)
+		wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, core->gp);
 }
 
 static const struct x86_core_ops amd_v2_ops = {
@@ -131,15 +132,16 @@ static const struct x86_core_ops amd_gated_ops = {
 /* re-program every running counter with this CPU's current virt mask */
 static void amd_reload_virt(void)
 {
-	struct x86_cpu_pmu *cpuc = this_cpu_ptr(&x86_cpu_pmu);
+	struct x86_core *core = this_cpu_read(x86_cpu_core);
+	struct x86_cpu_pmu *cpuc;
 	unsigned long flags, idx;
 
-	if (x86_core.ops != &amd_v2_ops && x86_core.ops != &amd_gated_ops)
+	if (!core || (core->ops != &amd_v2_ops && core->ops != &amd_gated_ops))
 		return;
+	cpuc = x86_cpuc(core);
 	local_irq_save(flags);
 	for_each_set_bit(idx, (unsigned long *)&cpuc->running, X86_NR_IDX)
-		amd_program(cpuc->events[idx],
-			    !(x86_core.gated && cpuc->frozen));
+		amd_program(cpuc->events[idx], !(core->gated && cpuc->frozen));
 	local_irq_restore(flags);
 }
 

@@ -12,7 +12,7 @@
  * enables counters as a set, IA32_PERF_GLOBAL_STATUS says which wrapped
  * and IA32_PERF_GLOBAL_OVF_CTRL clears that. Version 1 has none of the
  * global registers: each counter is gated by its own EN bit and a wrap is
- * seen in the counter itself (pmi.c). Version 5 may leave holes in the
+ * seen in the counter itself (gated mode, ../gate.c). Version 5 may leave holes in the
  * fixed counters (CPUID.0AH:ECX) and deprecates AnyThread (EDX bit 15).
  *
  * IA32_PMCx take 32 sign-extended bits on a write; with
@@ -23,6 +23,7 @@
 #define pr_fmt(fmt) "perf: x86: " fmt
 
 #include <linux/bitfield.h>
+#include <linux/lockdep.h>
 #include <linux/perf_event.h>
 
 #include <asm/cpufeature.h>
@@ -40,20 +41,22 @@
 /* the four control bits of fixed counter i in IA32_FIXED_CTR_CTRL */
 #define INTEL_FIXED_FIELD(i)	(0xfULL << ((i) * INTEL_FIXED_BITS_STRIDE))
 
-static bool intel_any_deprecated;
+/* x86_core.quirks: AnyThread is deprecated (CPUID.0AH:EDX[15]) */
+#define INTEL_QUIRK_NO_ANY	BIT(0)
 
 static DEFINE_PER_CPU(struct perf_guest_switch_msr, intel_guest_msrs);
 
 /* raw AnyThread needs the right to watch the whole CPU (both threads) */
 static int intel_hw_config(struct perf_event *event)
 {
+	const struct x86_core *core = x86_event_core(event);
 	struct perf_event_attr *attr = &event->attr;
 	int ret;
 
 	if (attr->type != event->pmu->type ||
 	    !(attr->config & ARCH_PERFMON_EVENTSEL_ANY))
 		return 0;
-	if (x86_core.version < 3 || intel_any_deprecated)
+	if (core->version < 3 || (core->quirks & INTEL_QUIRK_NO_ANY))
 		return -EINVAL;
 	ret = perf_allow_cpu();
 	if (ret)
@@ -89,9 +92,9 @@ static u64 intel_fixed_for(u64 config)
  * writing it (stopping a throttled event), so the shadow is updated with
  * cmpxchg and the register written until it matches the latest shadow.
  */
-static void intel_fixed_ctrl(int i, u64 bits)
+static void intel_fixed_ctrl(struct x86_cpu_pmu *cpuc, int i, u64 bits)
 {
-	u64 *shadow = this_cpu_ptr(&x86_cpu_pmu.fixed_ctrl);
+	u64 *shadow = &cpuc->fixed_ctrl;
 	u64 old, new, written;
 
 	do {
@@ -128,7 +131,8 @@ static void intel_program(struct perf_event *event, bool on)
 		if (hwc->config & ARCH_PERFMON_EVENTSEL_INT)
 			bits |= INTEL_FIXED_0_ENABLE_PMI;
 	}
-	intel_fixed_ctrl(hwc->idx - INTEL_PMC_IDX_FIXED, bits);
+	intel_fixed_ctrl(x86_cpuc(x86_event_core(event)),
+			 hwc->idx - INTEL_PMC_IDX_FIXED, bits);
 }
 
 /*
@@ -136,19 +140,19 @@ static void intel_program(struct perf_event *event, bool on)
  * events that count only while a guest runs (exclude_host); KVM swaps in
  * the guest's value at VM entry (perf_guest_get_msrs()).
  */
-static void intel_enable_all(struct x86_cpu_pmu *cpuc)
+static void intel_enable_all(struct x86_core *core, struct x86_cpu_pmu *cpuc)
 {
 	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, cpuc->used & ~cpuc->guest_only);
 }
 
-static void intel_disable_all(struct x86_cpu_pmu *cpuc)
+static void intel_disable_all(struct x86_core *core, struct x86_cpu_pmu *cpuc)
 {
 	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, 0);
 }
 
-static u64 intel_overflowed(struct x86_cpu_pmu *cpuc)
+static u64 intel_overflowed(struct x86_core *core, struct x86_cpu_pmu *cpuc)
 {
-	u64 cntrs = x86_core.gp | x86_core.fixed;
+	u64 cntrs = core->gp | core->fixed;
 	u64 status;
 
 	rdmsrl(MSR_CORE_PERF_GLOBAL_STATUS, status);
@@ -164,26 +168,25 @@ static void intel_ack(u64 cntrs)
 }
 
 /* every counter off and zero, no overflow pending */
-static void intel_reset_cpu(void)
+static void intel_reset_cpu(struct x86_core *core)
 {
 	unsigned long idx;
 
-	if (!x86_core.gated)
+	if (!core->gated)
 		wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, 0);
-	for_each_set_bit(idx, (unsigned long *)&x86_core.gp, X86_NR_IDX) {
-		wrmsrl(x86_gp_evtsel(&x86_core, idx), 0);
-		wrmsrl(x86_gp_ctr(&x86_core, idx), 0);
+	for_each_set_bit(idx, (unsigned long *)&core->gp, X86_NR_IDX) {
+		wrmsrl(x86_gp_evtsel(core, idx), 0);
+		wrmsrl(x86_gp_ctr(core, idx), 0);
 	}
-	if (x86_core.fixed) {
+	if (core->fixed) {
 		wrmsrl(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, 0);
-		for_each_set_bit(idx, (unsigned long *)&x86_core.fixed,
+		for_each_set_bit(idx, (unsigned long *)&core->fixed,
 				 X86_NR_IDX)
 			wrmsrl(MSR_ARCH_PERFMON_FIXED_CTR0 +
 			       (idx - INTEL_PMC_IDX_FIXED), 0);
 	}
-	if (!x86_core.gated)
-		wrmsrl(MSR_CORE_PERF_GLOBAL_OVF_CTRL,
-		       x86_core.gp | x86_core.fixed);
+	if (!core->gated)
+		wrmsrl(MSR_CORE_PERF_GLOBAL_OVF_CTRL, core->gp | core->fixed);
 }
 
 static const struct x86_core_ops intel_ops = {
@@ -217,17 +220,22 @@ static const struct x86_core_ops intel_v1_ops = {
  * that exclude the host are off, in the guest those of events that
  * exclude guests.
  *
+ * The core PMU of this CPU answers, from its counters on this CPU.
+ *
  * Context: the CPU about to enter the guest, interrupts off.
  * Return: this CPU's array, or NULL (with *nr = 0) with no global control.
  */
 struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
 {
 	struct perf_guest_switch_msr *arr = this_cpu_ptr(&intel_guest_msrs);
-	struct x86_cpu_pmu *cpuc = this_cpu_ptr(&x86_cpu_pmu);
+	struct x86_core *core = this_cpu_read(x86_cpu_core);
+	struct x86_cpu_pmu *cpuc;
 
+	lockdep_assert_irqs_disabled();
 	*nr = 0;
-	if (x86_core.ops != &intel_ops)
+	if (!core || core->ops != &intel_ops)
 		return NULL;
+	cpuc = x86_cpuc(core);
 	arr->msr = MSR_CORE_PERF_GLOBAL_CTRL;
 	arr->host = cpuc->used & ~cpuc->guest_only;
 	arr->guest = cpuc->used & ~cpuc->host_only;
@@ -337,9 +345,11 @@ int __init intel_core_probe(struct x86_core *core)
 		fixed &= GENMASK(INTEL_PMC_MAX_FIXED - 1, 0);
 		core->fixed = (u64)fixed << INTEL_PMC_IDX_FIXED;
 		core->fixed_width = edx.split.bit_width_fixed;
-		intel_any_deprecated = core->version >= 5 &&
-				       (edx.full & INTEL_EDX_ANY_DEPRECATED);
-		core->format = core->version >= 3 && !intel_any_deprecated ?
+		if (core->version >= 5 &&
+		    (edx.full & INTEL_EDX_ANY_DEPRECATED))
+			core->quirks |= INTEL_QUIRK_NO_ANY;
+		core->format = core->version >= 3 &&
+			       !(core->quirks & INTEL_QUIRK_NO_ANY) ?
 			       intel_any_format : intel_format;
 	}
 
