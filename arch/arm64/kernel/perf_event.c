@@ -488,6 +488,7 @@ void pmuv3_start(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 	u64 cntrs = pmuv3_event_cntr_bits(event);
 
+	lockdep_assert_irqs_disabled();
 	if (flags & PERF_EF_RELOAD)
 		WARN_ON_ONCE(!(hwc->state & PERF_HES_UPTODATE));
 	hwc->state = 0;
@@ -524,6 +525,7 @@ void pmuv3_stop(struct perf_event *event, int flags)
 {
 	struct hw_perf_event *hwc = &event->hw;
 
+	lockdep_assert_irqs_disabled();
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
 
@@ -551,6 +553,7 @@ static int pmuv3_add(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 	int idx;
 
+	lockdep_assert_irqs_disabled();
 	/* a task's event may follow it onto a CPU of another kind */
 	if (!cpumask_test_cpu(smp_processor_id(), &p->arm.supported_cpus))
 		return -ENOENT;
@@ -584,6 +587,7 @@ static void pmuv3_del(struct perf_event *event, int flags)
 	struct pmuv3_cpu *cpuc = this_cpu_ptr(p->cpu);
 	struct hw_perf_event *hwc = &event->hw;
 
+	lockdep_assert_irqs_disabled();
 	pmuv3_stop(event, PERF_EF_UPDATE);
 
 	cpuc->events[hwc->idx] = NULL;
