@@ -72,9 +72,9 @@ for ARCH in $ARCHES; do
 		boots+=("$MODE")
 	fi
 	# the hardware-counter suites that need exact counts (x86_64: the
-	# emulated PMU counts instructions only under -icount), in a second
-	# boot under -icount shift=0, unless the first one had it (ICOUNT=1):
-	# see rig/mkinitramfs.sh
+	# emulated PMU's cycles are one per instruction only under -icount),
+	# in a second boot under -icount shift=0, unless the first one had it
+	# (ICOUNT=1): see rig/mkinitramfs.sh
 	if [ "$MODE" = check ] && [ -s "$O/initramfs/tests/icount.list" ]; then
 		stage "boot+tests $VARIANT-$ARCH icount" "$RIG/qemu.sh" "$VARIANT" "$ARCH" "$DEBUG" icount || true
 		boots+=(icount)

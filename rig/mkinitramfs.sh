@@ -118,9 +118,9 @@ if [ -n "${ONLY:-}" ] || [ "${REPEAT:-1}" != 1 ]; then
 fi
 
 # The hardware-counter suites. On x86_64 the rig's emulated PMU counts
-# instructions only under -icount (without it they read 0, and
-# remove_on_exec, which waits for an instructions overflow, would hang),
-# so unless the whole check boots under -icount (ICOUNT=1) they move to
+# instructions exactly with or without -icount, but its cycles are one
+# per instruction, and guest time a count of instructions, only under
+# -icount, which the exact-count tests assert; so unless the whole check boots under -icount (ICOUNT=1) they move to
 # icount.list, which rig/check.sh runs in a second, short boot under
 # -icount shift=0 (rig/qemu.sh MODE icount).
 HW_SUITES="selftests/hw_counting selftests/user_rdpmc base/remove_on_exec"
