@@ -120,9 +120,10 @@ fi
 # The hardware-counter suites. On x86_64 the rig's emulated PMU counts
 # instructions exactly with or without -icount, but its cycles are one
 # per instruction, and guest time a count of instructions, only under
-# -icount, which the exact-count tests assert; so unless the whole check boots under -icount (ICOUNT=1) they move to
-# icount.list, which rig/check.sh runs in a second, short boot under
-# -icount shift=0 (rig/qemu.sh MODE icount).
+# -icount, which the exact-count tests assert; so unless the whole check
+# boots under -icount (ICOUNT=1) they move to icount.list, which
+# rig/check.sh runs in a second, short boot under -icount shift=0
+# (rig/qemu.sh MODE icount).
 HW_SUITES="selftests/hw_counting selftests/user_rdpmc base/remove_on_exec"
 : > "$ROOT/tests/icount.list"
 if [ "$ARCH" = x86_64 ] && [ "${ICOUNT:-0}" != 1 ]; then
