@@ -19,6 +19,7 @@
 #include "context.h"
 #include "control.h"
 #include "event.h"
+#include "exclusive.h"
 #include "groups.h"
 #include "pmu.h"
 #include "rb.h"
@@ -147,6 +148,131 @@ static int perf_check_aux_attr(const struct perf_event *event)
 	return 0;
 }
 
+/* Arguments no event could be made of, whatever its PMU. */
+static int perf_alloc_args_ok(const struct perf_event_attr *attr, int cpu,
+			      struct task_struct *task)
+{
+	/* a CPU event needs a CPU; a task event may use any (-1) */
+	if ((unsigned int)cpu >= nr_cpu_ids && (!task || cpu != -1))
+		return -EINVAL;
+	/* synchronous signals go to a task, so there must be one */
+	if (attr->sigtrap && !task)
+		return -EINVAL;
+	/* inherited PERF_SAMPLE_READ samples only make sense per thread */
+	if (attr->inherit && (attr->sample_type & PERF_SAMPLE_READ) &&
+	    !(attr->sample_type & PERF_SAMPLE_TID))
+		return -EINVAL;
+	return 0;
+}
+
+/* The event's lists, locks and wait queue: all empty, all usable. */
+static void perf_event_init_links(struct perf_event *event)
+{
+	struct list_head *lists[] = {
+		&event->event_entry, &event->group_entry,
+		&event->group_on_entry, &event->sb_entry,
+		&event->sibling_list, &event->sibling_entry,
+		&event->active_entry, &event->child_list,
+		&event->owner_entry, &event->rb_entry,
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(lists); i++)
+		INIT_LIST_HEAD(lists[i]);
+	INIT_HLIST_NODE(&event->hlist_entry);
+	mutex_init(&event->child_mutex);
+	init_waitqueue_head(&event->waitq);
+	init_irq_work(&event->pending_irq, perf_pending_work);
+	atomic_long_set(&event->refcount, 1);
+}
+
+/*
+ * Who handles an overflow: a kernel user's callback, or the ring buffer,
+ * written from its end down when the attr asks for a backward buffer.
+ */
+static void perf_event_set_handler(struct perf_event *event,
+				   perf_overflow_handler_t handler,
+				   void *context)
+{
+	if (handler) {
+		event->overflow_handler = handler;
+		event->overflow_handler_context = context;
+		return;
+	}
+	event->overflow_handler = is_write_backward(event) ?
+				  perf_event_output_backward :
+				  perf_event_output_forward;
+}
+
+/*
+ * The first period: the user's, or 1 in frequency mode, from which the
+ * tick adapts it toward the asked-for rate (freq.c).
+ */
+static void perf_event_init_period(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 period = event->attr.freq ? 1 : event->attr.sample_period;
+
+	hwc->sample_period = period;
+	hwc->last_period = period;
+	local64_set(&hwc->period_left, period);
+}
+
+/*
+ * What the event takes from outside itself: its PMU (event_init), the
+ * callchain buffers, the LSM's blob and the scheduler hooks.  On failure
+ * everything this took is given back; the caller frees the rest.
+ */
+static int perf_event_attach(struct perf_event *event, bool inherited)
+{
+	struct perf_event_attr *attr = &event->attr;
+	int err;
+
+	/* what SIGTRAP reports, before a PMU may redirect the type */
+	event->orig_type = attr->type;
+	err = perf_init_event(event);
+	if (err) {
+		event->pmu = NULL;
+		return err;
+	}
+
+	err = perf_check_aux_attr(event);
+	if (err)
+		goto put_pmu;
+	/* an inherited event uses the buffers its parent took */
+	if (!inherited && (attr->sample_type & PERF_SAMPLE_CALLCHAIN)) {
+		err = get_callchain_buffers(attr->sample_max_stack);
+		if (err)
+			goto put_pmu;
+		event->attach_state |= PERF_ATTACH_CALLCHAIN;
+	}
+
+	/* the LSM's blob: SELinux labels the event with its creator */
+	err = security_perf_event_alloc(event);
+	if (err)
+		goto put_callchain;
+
+	/*
+	 * The scheduler hooks run only while some event needs them: task
+	 * events, and CPU-wide events that record context switches.
+	 */
+	if (event->hw.target || attr->context_switch) {
+		event->attach_state |= PERF_ATTACH_TASK;
+		perf_task_events_inc();
+	}
+	return 0;
+
+put_callchain:
+	if (event->attach_state & PERF_ATTACH_CALLCHAIN)
+		put_callchain_buffers();
+put_pmu:
+	perf_exclusive_event_release(event);
+	if (event->destroy)
+		event->destroy(event);
+	module_put(event->pmu->module);
+	return err;
+}
+
 /**
  * perf_event_alloc - create an event, not yet in any context
  * @attr: the validated attributes
@@ -168,39 +294,17 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 				    void *context)
 {
 	struct perf_event *event;
-	struct hw_perf_event *hwc;
 	int err;
 
-	/* a CPU event needs a CPU; a task event may use any (-1) */
-	if ((unsigned int)cpu >= nr_cpu_ids && (!task || cpu != -1))
-		return ERR_PTR(-EINVAL);
-	/* synchronous signals go to a task, so there must be one */
-	if (attr->sigtrap && !task)
-		return ERR_PTR(-EINVAL);
-	/* inherited PERF_SAMPLE_READ samples only make sense per thread */
-	if (attr->inherit && (attr->sample_type & PERF_SAMPLE_READ) &&
-	    !(attr->sample_type & PERF_SAMPLE_TID))
-		return ERR_PTR(-EINVAL);
+	might_sleep();
+	err = perf_alloc_args_ok(attr, cpu, task);
+	if (err)
+		return ERR_PTR(err);
 
 	event = kzalloc(sizeof(*event), GFP_KERNEL);
 	if (!event)
 		return ERR_PTR(-ENOMEM);
-
-	INIT_LIST_HEAD(&event->event_entry);
-	INIT_LIST_HEAD(&event->group_entry);
-	INIT_LIST_HEAD(&event->group_on_entry);
-	INIT_LIST_HEAD(&event->sb_entry);
-	INIT_LIST_HEAD(&event->sibling_list);
-	INIT_LIST_HEAD(&event->sibling_entry);
-	INIT_LIST_HEAD(&event->active_entry);
-	INIT_LIST_HEAD(&event->child_list);
-	INIT_LIST_HEAD(&event->owner_entry);
-	INIT_HLIST_NODE(&event->hlist_entry);
-	mutex_init(&event->child_mutex);
-	INIT_LIST_HEAD(&event->rb_entry);
-	init_waitqueue_head(&event->waitq);
-	init_irq_work(&event->pending_irq, perf_pending_work);
-	atomic_long_set(&event->refcount, 1);
+	perf_event_init_links(event);
 
 	event->attr = *attr;
 	event->cpu = cpu;
@@ -212,82 +316,23 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	event->id = perf_event_next_id();
 	event->clock = perf_clock;
 	event->ns = get_pid_ns(task_active_pid_ns(current));
-
-	if (handler) {
-		event->overflow_handler = handler;
-		event->overflow_handler_context = context;
-	} else if (is_write_backward(event)) {
-		event->overflow_handler = perf_event_output_backward;
-	} else {
-		event->overflow_handler = perf_event_output_forward;
-	}
-
-	hwc = &event->hw;
-	if (task) {
-		get_task_struct(task);
-		hwc->target = task;
-	}
-	if (!attr->freq) {
-		hwc->sample_period = attr->sample_period;
-		hwc->last_period = hwc->sample_period;
-		local64_set(&hwc->period_left, hwc->sample_period);
-	} else {
-		/* frequency mode starts at period 1 and adapts (sampling) */
-		hwc->sample_period = 1;
-		hwc->last_period = 1;
-		local64_set(&hwc->period_left, 1);
-	}
-
+	if (task)
+		event->hw.target = get_task_struct(task);
+	/* no branch stack asked for: its filter bits mean nothing */
 	if (!has_branch_stack(event))
 		event->attr.branch_sample_type = 0;
+	perf_event_set_handler(event, handler, context);
+	perf_event_init_period(event);
 
-	/* what SIGTRAP reports, before a PMU may redirect the type */
-	event->orig_type = event->attr.type;
-	err = perf_init_event(event);
+	err = perf_event_attach(event, !!parent);
 	if (err) {
-		event->pmu = NULL;
-		goto fail;
-	}
-
-	err = perf_check_aux_attr(event);
-	if (err)
-		goto fail_pmu;
-	if (!parent && (attr->sample_type & PERF_SAMPLE_CALLCHAIN)) {
-		err = get_callchain_buffers(event->attr.sample_max_stack);
-		if (err)
-			goto fail_pmu;
-		event->attach_state |= PERF_ATTACH_CALLCHAIN;
-	}
-
-	/* the LSM's blob: SELinux labels the event with its creator */
-	err = security_perf_event_alloc(event);
-	if (err)
-		goto fail_callchain;
-
-	/*
-	 * The scheduler hooks run only while some event needs them: task
-	 * events, and CPU-wide events that record context switches.
-	 */
-	if (task || attr->context_switch) {
-		event->attach_state |= PERF_ATTACH_TASK;
-		perf_task_events_inc();
+		if (task)
+			put_task_struct(task);
+		put_pid_ns(event->ns);
+		kfree(event);
+		return ERR_PTR(err);
 	}
 	return event;
-
-fail_callchain:
-	if (event->attach_state & PERF_ATTACH_CALLCHAIN)
-		put_callchain_buffers();
-fail_pmu:
-	perf_exclusive_event_release(event);
-	if (event->destroy)
-		event->destroy(event);
-	module_put(event->pmu->module);
-fail:
-	if (hwc->target)
-		put_task_struct(hwc->target);
-	put_pid_ns(event->ns);
-	kfree(event);
-	return ERR_PTR(err);
 }
 
 /* Unlink @event from the task that created it (prctl enable/disable). */

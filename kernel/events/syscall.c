@@ -20,6 +20,7 @@
 #include "context.h"
 #include "control.h"
 #include "event.h"
+#include "exclusive.h"
 #include "file.h"
 #include "groups.h"
 #include "pmu.h"
@@ -292,15 +293,6 @@ static int perf_open_group_fd(int group_fd, unsigned long flags,
 	return 0;
 }
 
-/* What the open holds on its target task: exec_update_lock and a ref. */
-static void perf_open_release_task(struct task_struct *task)
-{
-	if (!task)
-		return;
-	up_read(&task->signal->exec_update_lock);
-	put_task_struct(task);
-}
-
 /* prctl(PR_TASK_PERF_EVENTS_*) acts on the events a task created */
 static void perf_event_link_owner(struct perf_event *event)
 {
@@ -374,6 +366,221 @@ static int perf_check_group(struct perf_event *event,
 	return 0;
 }
 
+/*
+ * What an open has built so far, in the order it builds it; a failure at
+ * any step hands it to perf_open_abort(), which undoes exactly what is
+ * there.  The steps keep upstream's order of checks, which is ABI (see the
+ * top of this file).
+ */
+struct perf_open {
+	struct perf_event_attr attr;
+	int fd;				/* reserved, not yet installed */
+	int f_flags;
+	struct fd group;		/* group_fd's file, held until the end */
+	struct perf_event *leader;	/* the group to join, or NULL */
+	struct perf_event *output;	/* the buffer to write into, or NULL */
+	struct task_struct *task;	/* referenced; NULL for a CPU event */
+	bool task_locked;		/* its exec_update_lock read-held */
+	struct perf_event *event;
+	struct perf_event_context *ctx;	/* referenced */
+};
+
+/* Step 1: the attr and the flags, before anything is taken. */
+static int perf_open_args(struct perf_open *op,
+			  struct perf_event_attr __user *uattr, pid_t pid,
+			  int cpu, unsigned long flags)
+{
+	int err;
+
+	if (flags & ~PERF_FLAG_ALL)
+		return -EINVAL;
+	err = perf_copy_attr(uattr, &op->attr);
+	if (err)
+		return err;
+	err = perf_check_privilege(&op->attr);
+	if (err)
+		return err;
+	/* a cgroup event is a CPU event: pid is the cgroup's directory */
+	if ((flags & PERF_FLAG_PID_CGROUP) && (pid == -1 || cpu == -1))
+		return -EINVAL;
+	op->f_flags = O_RDWR;
+	if (flags & PERF_FLAG_FD_CLOEXEC)
+		op->f_flags |= O_CLOEXEC;
+	return 0;
+}
+
+/* Step 2: the descriptor to return, the group_fd, and the task. */
+static int perf_open_targets(struct perf_open *op, pid_t pid, int group_fd,
+			     unsigned long flags)
+{
+	struct task_struct *task;
+	int err;
+
+	err = get_unused_fd_flags(op->f_flags);
+	if (err < 0)
+		return err;
+	op->fd = err;
+
+	err = perf_open_group_fd(group_fd, flags, &op->group, &op->leader,
+				 &op->output);
+	if (err || pid == -1 || (flags & PERF_FLAG_PID_CGROUP))
+		return err;
+
+	task = perf_find_task(pid);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	op->task = task;
+	/* inherited groups are copied whole: all members or none */
+	if (op->leader && op->leader->attr.inherit != op->attr.inherit)
+		return -EINVAL;
+	return 0;
+}
+
+/* Step 3: the event itself, with what it needs of its PMU. */
+static int perf_open_event(struct perf_open *op, pid_t pid, int cpu,
+			   unsigned long flags)
+{
+	struct perf_event *event;
+	int err;
+
+	event = perf_event_alloc(&op->attr, cpu, op->task, op->leader, NULL,
+				 NULL, NULL);
+	if (IS_ERR(event))
+		return PTR_ERR(event);
+	op->event = event;
+
+	if (flags & PERF_FLAG_PID_CGROUP) {
+		err = perf_cgroup_connect(pid, event, op->leader);
+		if (err)
+			return err;
+	}
+	if (is_sampling_event(event) &&
+	    (event->pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT))
+		return -EOPNOTSUPP;
+	if (op->attr.use_clockid)
+		return perf_event_set_clock(event, op->attr.clockid);
+	return 0;
+}
+
+/*
+ * Step 4: may the caller watch the task?  exec_update_lock stays held to
+ * the end, so an exec cannot change the credentials this decided on.
+ */
+static int perf_open_authorize(struct perf_open *op)
+{
+	int err;
+
+	if (!op->task)
+		return 0;
+	err = down_read_interruptible(&op->task->signal->exec_update_lock);
+	if (err)
+		return err;
+	op->task_locked = true;
+	return perf_may_watch(&op->attr, op->task) ? 0 : -EACCES;
+}
+
+/* Step 5: the context to join, and the buffer to share. */
+static int perf_open_context(struct perf_open *op, int cpu)
+{
+	struct perf_event_context *ctx;
+
+	ctx = perf_find_get_context(op->task, cpu);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	op->ctx = ctx;
+	if (op->output)
+		return perf_event_set_output(op->event, op->output);
+	return 0;
+}
+
+/*
+ * Checks against the context's present state: they hold only while
+ * ctx->mutex is, so they run under it, right before the install.
+ */
+static int perf_open_may_install(struct perf_open *op, int cpu)
+{
+	struct perf_event *event = op->event;
+	struct perf_event_attr *attr = &op->attr;
+	struct perf_event_context *ctx = op->ctx;
+	int err;
+
+	lockdep_assert_held(&ctx->mutex);
+	if (op->task && READ_ONCE(ctx->task) == TASK_TOMBSTONE)
+		return -ESRCH;
+	if (!op->task && !per_cpu(perf_cpu_ctx, cpu).online)
+		return -ENODEV;
+	if (op->leader) {
+		err = perf_check_group(event, op->leader, ctx);
+		if (err)
+			return err;
+	}
+	if (!perf_event_validate_size(event))
+		return -E2BIG;
+	/*
+	 * AUX sampling and pause/resume need an AUX-area leader; no PMU of
+	 * ours has an AUX area.
+	 */
+	if (attr->aux_output || attr->aux_sample_size || attr->aux_pause ||
+	    attr->aux_resume)
+		return -EINVAL;
+	/* against a concurrent open into the same ctx */
+	if (!perf_exclusive_installable(event, ctx))
+		return -EBUSY;
+	/* a task event bound to a CPU needs that CPU's bucket (groups.c) */
+	return perf_groups_reserve(ctx, event->cpu);
+}
+
+/* Step 6: the file, and the event into its context. */
+static int perf_open_install(struct perf_open *op, int cpu)
+{
+	struct perf_event_context *ctx = op->ctx;
+	struct perf_event *event = op->event;
+	struct file *file;
+	int err;
+
+	mutex_lock(&ctx->mutex);
+	err = perf_open_may_install(op, cpu);
+	if (err)
+		goto out;
+	file = anon_inode_getfile("[perf_event]", &perf_fops, event,
+				  op->f_flags);
+	if (IS_ERR(file)) {
+		err = PTR_ERR(file);
+		goto out;
+	}
+	event->filp = file;
+	/* the context's reference is the event's from here on */
+	event->ctx = ctx;
+	op->ctx = NULL;
+	perf_install_in_context(ctx, event);
+out:
+	mutex_unlock(&ctx->mutex);
+	return err;
+}
+
+/* What the open holds on its target task: exec_update_lock and a ref. */
+static void perf_open_drop_task(struct perf_open *op)
+{
+	if (op->task_locked)
+		up_read(&op->task->signal->exec_update_lock);
+	if (op->task)
+		put_task_struct(op->task);
+}
+
+/* Undo what the steps of a failed open built, last step first. */
+static void perf_open_abort(struct perf_open *op)
+{
+	if (op->ctx)
+		perf_put_ctx(op->ctx);
+	perf_open_drop_task(op);
+	/* it holds its own reference on the task (hw.target) */
+	if (op->event)
+		perf_event_free(op->event);
+	fdput(op->group);
+	if (op->fd >= 0)
+		put_unused_fd(op->fd);
+}
+
 /**
  * sys_perf_event_open - open a performance event
  * @attr_uptr: the attributes
@@ -388,166 +595,30 @@ SYSCALL_DEFINE5(perf_event_open,
 		struct perf_event_attr __user *, attr_uptr,
 		pid_t, pid, int, cpu, int, group_fd, unsigned long, flags)
 {
-	struct perf_event *group_leader = NULL, *output_event = NULL, *event;
-	struct task_struct *task = NULL;
-	struct perf_event_context *ctx;
-	struct perf_event_attr attr;
-	struct fd group = EMPTY_FD;
-	struct file *file;
-	int event_fd, err;
-	bool cgroup;
-	int f_flags;
+	struct perf_open op = { .group = EMPTY_FD, .fd = -1 };
+	int err;
 
-	if (flags & ~PERF_FLAG_ALL)
-		return -EINVAL;
-
-	err = perf_copy_attr(attr_uptr, &attr);
-	if (err)
-		return err;
-	err = perf_check_privilege(&attr);
+	err = perf_open_args(&op, attr_uptr, pid, cpu, flags);
 	if (err)
 		return err;
 
-	/* a cgroup event is a CPU event: pid is the cgroup's directory */
-	cgroup = flags & PERF_FLAG_PID_CGROUP;
-	if (cgroup && (pid == -1 || cpu == -1))
-		return -EINVAL;
-
-	f_flags = (flags & PERF_FLAG_FD_CLOEXEC) ? O_RDWR | O_CLOEXEC : O_RDWR;
-	event_fd = get_unused_fd_flags(f_flags);
-	if (event_fd < 0)
-		return event_fd;
-
-	err = perf_open_group_fd(group_fd, flags, &group, &group_leader,
-				 &output_event);
-	if (err)
-		goto err_group;
-
-	if (!cgroup && pid != -1) {
-		task = perf_find_task(pid);
-		if (IS_ERR(task)) {
-			err = PTR_ERR(task);
-			task = NULL;
-			goto err_group;
-		}
-		/* inherited groups are copied whole: all members or none */
-		if (group_leader && group_leader->attr.inherit != attr.inherit) {
-			err = -EINVAL;
-			goto err_task;
-		}
+	err = perf_open_targets(&op, pid, group_fd, flags);
+	if (!err)
+		err = perf_open_event(&op, pid, cpu, flags);
+	if (!err)
+		err = perf_open_authorize(&op);
+	if (!err)
+		err = perf_open_context(&op, cpu);
+	if (!err)
+		err = perf_open_install(&op, cpu);
+	if (err) {
+		perf_open_abort(&op);
+		return err;
 	}
 
-	event = perf_event_alloc(&attr, cpu, task, group_leader, NULL,
-				 NULL, NULL);
-	if (IS_ERR(event)) {
-		err = PTR_ERR(event);
-		goto err_task;
-	}
-	if (cgroup) {
-		err = perf_cgroup_connect(pid, event, group_leader);
-		if (err)
-			goto err_alloc;
-	}
-	if (is_sampling_event(event) &&
-	    (event->pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT)) {
-		err = -EOPNOTSUPP;
-		goto err_alloc;
-	}
-	if (attr.use_clockid) {
-		err = perf_event_set_clock(event, attr.clockid);
-		if (err)
-			goto err_alloc;
-	}
-
-	if (task) {
-		err = down_read_interruptible(&task->signal->exec_update_lock);
-		if (err)
-			goto err_alloc;
-		if (!perf_may_watch(&attr, task)) {
-			err = -EACCES;
-			goto err_cred;
-		}
-	}
-
-	ctx = perf_find_get_context(task, cpu);
-	if (IS_ERR(ctx)) {
-		err = PTR_ERR(ctx);
-		goto err_cred;
-	}
-	if (output_event) {
-		err = perf_event_set_output(event, output_event);
-		if (err) {
-			perf_put_ctx(ctx);
-			goto err_cred;
-		}
-	}
-
-	mutex_lock(&ctx->mutex);
-	if (task && READ_ONCE(ctx->task) == TASK_TOMBSTONE) {
-		err = -ESRCH;
-		goto err_locked;
-	}
-	if (!task && !per_cpu(perf_cpu_ctx, cpu).online) {
-		err = -ENODEV;
-		goto err_locked;
-	}
-	if (group_leader) {
-		err = perf_check_group(event, group_leader, ctx);
-		if (err)
-			goto err_locked;
-	}
-	if (!perf_event_validate_size(event)) {
-		err = -E2BIG;
-		goto err_locked;
-	}
-	/*
-	 * AUX sampling and pause/resume need an AUX-area leader; no PMU of
-	 * ours has an AUX area.
-	 */
-	if (attr.aux_output || attr.aux_sample_size || attr.aux_pause ||
-	    attr.aux_resume) {
-		err = -EINVAL;
-		goto err_locked;
-	}
-	/* under ctx->mutex, against a concurrent open into the same ctx */
-	if (!perf_exclusive_installable(event, ctx)) {
-		err = -EBUSY;
-		goto err_locked;
-	}
-	/* a task event bound to a CPU needs that CPU's bucket (groups.c) */
-	err = perf_groups_reserve(ctx, event->cpu);
-	if (err)
-		goto err_locked;
-
-	file = anon_inode_getfile("[perf_event]", &perf_fops, event, f_flags);
-	if (IS_ERR(file)) {
-		err = PTR_ERR(file);
-		goto err_locked;
-	}
-	event->filp = file;
-	event->ctx = ctx;
-	perf_install_in_context(ctx, event);
-	mutex_unlock(&ctx->mutex);
-	perf_open_release_task(task);
-	perf_event_link_owner(event);
-
-	fdput(group);
-	fd_install(event_fd, file);
-	return event_fd;
-
-err_locked:
-	mutex_unlock(&ctx->mutex);
-	perf_put_ctx(ctx);
-err_cred:
-	if (task)
-		up_read(&task->signal->exec_update_lock);
-err_alloc:
-	perf_event_free(event);
-err_task:
-	if (task)
-		put_task_struct(task);
-err_group:
-	fdput(group);
-	put_unused_fd(event_fd);
-	return err;
+	perf_open_drop_task(&op);
+	perf_event_link_owner(op.event);
+	fdput(op.group);
+	fd_install(op.fd, op.event->filp);
+	return op.fd;
 }
