@@ -246,8 +246,8 @@ enum perf_pmu_scope {
  * @hrtimer_interval_ms: multiplexing rotation interval
  * @entry: the core's list of registered PMUs
  * @pmu_disable_count: per-CPU nesting count of perf_pmu_disable()
- * @pmu_cpu_context: per-CPU multiplexing state of this PMU (struct
- *	perf_rotation, kernel/events/rotate.c only)
+ * @pmu_cpu_context: per-CPU state of this PMU in the core (struct
+ *	perf_pmu_cpu, kernel/events/pmu_cpu.h: rotation, exclusive holder)
  * @exclusive_cnt: PERF_PMU_CAP_EXCLUSIVE bookkeeping: > 0 per-task events,
  *	< 0 CPU events hold the PMU
  * @event_init: claim and validate an event; -ENOENT when it is not ours
@@ -698,7 +698,7 @@ struct perf_event_context {
  * @task_ctx: the context of the task running here, while it is scheduled in
  * @online: perf may schedule events on this CPU
  * @rotating: the PMUs whose multiplexing timer is armed on this CPU
- *	(struct perf_rotation, kernel/events/rotate.c)
+ *	(struct perf_pmu_cpu, kernel/events/pmu_cpu.h)
  *
  * All fields are changed on their own CPU with IRQs off.
  */

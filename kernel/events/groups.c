@@ -44,8 +44,8 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
+#include "exclusive.h"
 #include "groups.h"
-#include "rotate.h"
 
 static void perf_groups_init_one(struct perf_groups *g, int cpu)
 {
@@ -221,28 +221,6 @@ void perf_group_unlink(struct perf_event_context *ctx,
 	list_del_init(&leader->group_entry);
 }
 
-/*
- * While an exclusive group is on, it holds its hardware PMU on this CPU
- * (rotate.c keeps the holder, sched.c keeps others off): @take it, or
- * give it back if this group is the holder.  Only exclusive leaders get
- * as far as the per-CPU state.  IRQs off, on the group's CPU.
- * Return: true when the group took the PMU or gave it back.
- */
-static bool perf_group_hold(struct perf_event *leader, bool take)
-{
-	struct pmu *pmu;
-
-	if (likely(!leader->attr.exclusive))
-		return false;
-	pmu = perf_group_hw_pmu(leader);
-	if (!pmu)
-		return false;
-	if (!take && perf_pmu_exclusive(pmu) != leader)
-		return false;
-	perf_pmu_set_exclusive(pmu, take ? leader : NULL);
-	return true;
-}
-
 /**
  * perf_group_edit_begin - a member is about to join or leave a group
  * @ctx: the context; ctx->lock held, and on its CPU if it is active
@@ -262,7 +240,7 @@ bool perf_group_edit_begin(struct perf_event_context *ctx,
 	lockdep_assert_held(&ctx->lock);
 	perf_group_count(ctx, leader, -1);
 	return !list_empty(&leader->group_on_entry) &&
-	       perf_group_hold(leader, false);
+	       perf_exclusive_hold(leader, false);
 }
 
 /**
@@ -280,7 +258,7 @@ void perf_group_edit_end(struct perf_event_context *ctx,
 	lockdep_assert_held(&ctx->lock);
 	perf_group_count(ctx, leader, 1);
 	if (held)
-		perf_group_hold(leader, true);
+		perf_exclusive_hold(leader, true);
 }
 
 /**
@@ -298,7 +276,7 @@ void perf_group_set_on(struct perf_event_context *ctx,
 	else if (list_empty(&leader->group_on_entry))
 		list_add_tail(&leader->group_on_entry, leader->attr.pinned ?
 			      &ctx->pinned_on : &ctx->flexible_on);
-	perf_group_hold(leader, on);
+	perf_exclusive_hold(leader, on);
 }
 
 /**

@@ -19,6 +19,7 @@
 #include <linux/srcu.h>
 
 #include "context.h"
+#include "exclusive.h"
 #include "pmu.h"
 #include "rotate.h"
 #include "scope.h"
@@ -468,45 +469,6 @@ again:
 	return -ENOENT;
 }
 
-/*
- * Exclusive PMUs (PERF_PMU_CAP_EXCLUSIVE) serve one user at a time.
- *
- * Across the system, per-task events and CPU events of such a PMU never
- * coexist: pmu->exclusive_cnt counts the per-task events when positive and
- * the CPU events when negative, and an event of the other kind is refused
- * with EBUSY while it is non-zero.  Within one context, two events of the
- * PMU conflict when their CPUs can meet (see perf_exclusive_installable()).
- */
-static bool perf_is_exclusive(struct pmu *pmu)
-{
-	return pmu->capabilities & PERF_PMU_CAP_EXCLUSIVE;
-}
-
-/**
- * perf_exclusive_event_init - take the system-wide exclusive claim
- * @event: an event whose PMU has just accepted it (event->hw.target set
- *	for a per-task event)
- *
- * Context: process context.
- * Return: 0, or -EBUSY when events of the other kind hold the PMU.
- */
-static int perf_exclusive_event_init(struct perf_event *event)
-{
-	struct pmu *pmu = event->pmu;
-
-	bool claimed;
-
-	if (!perf_is_exclusive(pmu))
-		return 0;
-	claimed = event->hw.target ?
-		  atomic_inc_unless_negative(&pmu->exclusive_cnt) :
-		  atomic_dec_unless_positive(&pmu->exclusive_cnt);
-	if (!claimed)
-		return -EBUSY;
-	event->attach_state |= PERF_ATTACH_EXCLUSIVE;
-	return 0;
-}
-
 /**
  * perf_init_event - find the PMU for a new event and let it set it up
  * @event: the event being allocated
@@ -532,7 +494,7 @@ int perf_init_event(struct perf_event *event)
 	if (pmu->task_ctx_nr == perf_invalid_context && event->hw.target)
 		ret = -EINVAL;
 	else
-		ret = perf_exclusive_event_init(event);
+		ret = perf_exclusive_claim(event);
 	if (ret) {
 		if (event->destroy)
 			event->destroy(event);
@@ -541,54 +503,6 @@ int perf_init_event(struct perf_event *event)
 		event->pmu = NULL;
 	}
 	return ret;
-}
-
-/**
- * perf_exclusive_event_release - drop what perf_exclusive_event_init() took
- * @event: the event being freed (or failing allocation)
- *
- * Context: any.
- */
-void perf_exclusive_event_release(struct perf_event *event)
-{
-	if (!(event->attach_state & PERF_ATTACH_EXCLUSIVE))
-		return;
-	event->attach_state &= ~PERF_ATTACH_EXCLUSIVE;
-	if (event->hw.target)
-		atomic_dec(&event->pmu->exclusive_cnt);
-	else
-		atomic_inc(&event->pmu->exclusive_cnt);
-}
-
-static bool perf_exclusive_meet(struct perf_event *a, struct perf_event *b)
-{
-	return a->pmu == b->pmu &&
-	       (a->cpu == b->cpu || a->cpu == -1 || b->cpu == -1);
-}
-
-/**
- * perf_exclusive_installable - may @event join @ctx?
- * @event: the new event
- * @ctx: the context it is about to be installed in
- *
- * Context: process context, ctx->mutex held, so that two concurrent opens
- * into the same context cannot both pass.
- * Return: false when another event of the same exclusive PMU in @ctx can
- * count on the same CPU (open then fails with EBUSY).
- */
-bool perf_exclusive_installable(struct perf_event *event,
-				struct perf_event_context *ctx)
-{
-	struct perf_event *other;
-
-	lockdep_assert_held(&ctx->mutex);
-	if (!perf_is_exclusive(event->pmu))
-		return true;
-	list_for_each_entry(other, &ctx->event_list, event_entry) {
-		if (perf_exclusive_meet(other, event))
-			return false;
-	}
-	return true;
 }
 
 static void perf_pmu_add_early_devices(void)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The PMU registry and the exclusive-event rule (pmu.c).
+ * The PMU registry (pmu.c).
  */
 #ifndef _KERNEL_EVENTS_PMU_H
 #define _KERNEL_EVENTS_PMU_H
@@ -12,8 +12,5 @@ int perf_init_event(struct perf_event *event);
 struct pmu *perf_pmu_by_type(int type);
 int perf_pmu_sysfs_init(void);
 void perf_pmu_for_each(void (*fn)(struct pmu *pmu, void *data), void *data);
-void perf_exclusive_event_release(struct perf_event *event);
-bool perf_exclusive_installable(struct perf_event *event,
-				struct perf_event_context *ctx);
 
 #endif /* _KERNEL_EVENTS_PMU_H */

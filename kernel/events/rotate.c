@@ -4,7 +4,7 @@
  * fit at once.
  *
  * When a flexible group does not fit, its PMU's rotation timer on this CPU
- * is armed (struct perf_rotation, one per PMU per CPU, in
+ * is armed (struct perf_pmu_cpu, one per PMU per CPU, in
  * pmu->pmu_cpu_context).  Every perf_event_mux_interval_ms of that PMU the
  * timer takes the PMU's flexible groups off, sends the first one that ran
  * to the back of the order (groups.c) and schedules again, so that every
@@ -15,8 +15,8 @@
  *
  * An exclusive group (attr.exclusive) does not share its PMU: while it is
  * on, no other group of that PMU goes on that CPU (sched.c), so groups
- * wait and rotate around it as they would around a full PMU.  The group
- * holding a PMU of a CPU that way is kept here too.
+ * wait and rotate around it as they would around a full PMU
+ * (exclusive.c).
  *
  * Context: the timers are pinned hard-IRQ timers on their own CPU; the
  * state of a CPU's rotations changes only on that CPU with IRQs off.
@@ -30,57 +30,10 @@
 
 #include "context.h"
 #include "groups.h"
+#include "pmu_cpu.h"
 #include "rotate.h"
 #include "sched.h"
 #include "time.h"
-
-/**
- * struct perf_rotation - one PMU's multiplexing on one CPU
- * @timer: fires every interval while armed
- * @entry: on the CPU's cpuctx->rotating while armed
- * @pmu: the PMU
- * @armed: the timer is running
- * @needed: a flexible group of @pmu did not fit since the last rotation
- * @exclusive: the exclusive group on @pmu on this CPU, if any
- */
-struct perf_rotation {
-	struct hrtimer		timer;
-	struct list_head	entry;
-	struct pmu		*pmu;
-	bool			armed;
-	bool			needed;
-	struct perf_event	*exclusive;
-};
-
-/**
- * perf_pmu_exclusive - the exclusive group that holds @pmu on this CPU
- * @pmu: a PMU
- *
- * Context: IRQs off.
- * Return: its leader, or NULL when no exclusive group is on @pmu here.
- */
-struct perf_event *perf_pmu_exclusive(struct pmu *pmu)
-{
-	struct perf_rotation *r = this_cpu_ptr(pmu->pmu_cpu_context);
-
-	lockdep_assert_irqs_disabled();
-	return r->exclusive;
-}
-
-/**
- * perf_pmu_set_exclusive - note an exclusive group going on or coming off
- * @pmu: the PMU it competes on
- * @leader: its leader going on, or NULL when it came off
- *
- * Context: IRQs off, the group's context lock held, on this CPU.
- */
-void perf_pmu_set_exclusive(struct pmu *pmu, struct perf_event *leader)
-{
-	struct perf_rotation *r = this_cpu_ptr(pmu->pmu_cpu_context);
-
-	lockdep_assert_irqs_disabled();
-	r->exclusive = leader;
-}
 
 static ktime_t perf_rotation_interval(struct pmu *pmu)
 {
@@ -95,7 +48,7 @@ static ktime_t perf_rotation_interval(struct pmu *pmu)
  */
 void perf_rotation_needed(struct pmu *pmu)
 {
-	struct perf_rotation *r = this_cpu_ptr(pmu->pmu_cpu_context);
+	struct perf_pmu_cpu *r = perf_pmu_this_cpu(pmu);
 
 	lockdep_assert_irqs_disabled();
 	r->needed = true;
@@ -109,7 +62,7 @@ void perf_rotation_needed(struct pmu *pmu)
 
 static enum hrtimer_restart perf_rotation_fn(struct hrtimer *timer)
 {
-	struct perf_rotation *r = container_of(timer, struct perf_rotation,
+	struct perf_pmu_cpu *r = container_of(timer, struct perf_pmu_cpu,
 					       timer);
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct perf_event_context *task_ctx = cpuctx->task_ctx;
@@ -156,7 +109,7 @@ static enum hrtimer_restart perf_rotation_fn(struct hrtimer *timer)
 void perf_rotation_stop_cpu(void)
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
-	struct perf_rotation *r, *tmp;
+	struct perf_pmu_cpu *r, *tmp;
 
 	lockdep_assert_held(&cpuctx->ctx.lock);
 	list_for_each_entry_safe(r, tmp, &cpuctx->rotating, entry) {
@@ -177,14 +130,14 @@ void perf_rotation_stop_cpu(void)
  */
 int perf_rotation_init(struct pmu *pmu)
 {
-	struct perf_rotation __percpu *rot;
+	struct perf_pmu_cpu __percpu *rot;
 	int cpu;
 
-	rot = alloc_percpu(struct perf_rotation);
+	rot = alloc_percpu(struct perf_pmu_cpu);
 	if (!rot)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
-		struct perf_rotation *r = per_cpu_ptr(rot, cpu);
+		struct perf_pmu_cpu *r = per_cpu_ptr(rot, cpu);
 
 		hrtimer_init(&r->timer, CLOCK_MONOTONIC,
 			     HRTIMER_MODE_REL_PINNED_HARD);
@@ -200,7 +153,7 @@ static void perf_rotation_stop_pmu_local(void *info)
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_ctx);
 	struct pmu *pmu = info;
-	struct perf_rotation *r = this_cpu_ptr(pmu->pmu_cpu_context);
+	struct perf_pmu_cpu *r = perf_pmu_this_cpu(pmu);
 
 	raw_spin_lock(&cpuctx->ctx.lock);
 	if (r->armed) {
@@ -235,7 +188,7 @@ void perf_rotation_free(struct pmu *pmu)
 	on_each_cpu(perf_rotation_stop_pmu_local, pmu, 1);
 	/* a callback that was running when we cancelled has finished now */
 	for_each_possible_cpu(cpu) {
-		struct perf_rotation *r = per_cpu_ptr(pmu->pmu_cpu_context,
+		struct perf_pmu_cpu *r = per_cpu_ptr(pmu->pmu_cpu_context,
 						      cpu);
 
 		hrtimer_cancel(&r->timer);

@@ -17,6 +17,7 @@
  */
 #include "cgroup.h"
 #include "context.h"
+#include "exclusive.h"
 #include "groups.h"
 #include "overflow.h"
 #include "rotate.h"
@@ -227,34 +228,6 @@ void perf_group_sched_out(struct perf_event *leader,
 	perf_pmu_enable(pmu);
 }
 
-/*
- * May @leader's group go on its PMU beside what is on it now?  Groups of
- * software events always may.  Others may not while an exclusive group
- * holds their PMU on this CPU.  An exclusive group itself may not while
- * another group of its own context and class (pinned or flexible) is on
- * its PMU: it then waits for its turn, as a group that does not fit does.
- * Groups of other contexts already on (the CPU's, when a task's exclusive
- * group comes in) stay, as upstream has it.
- */
-static bool perf_group_may_share(struct perf_event *leader,
-				 struct perf_event_context *ctx)
-{
-	struct pmu *pmu = perf_group_hw_pmu(leader);
-	struct perf_event *on;
-
-	if (!pmu)
-		return true;
-	if (perf_pmu_exclusive(pmu))
-		return false;
-	if (!leader->attr.exclusive)
-		return true;
-	list_for_each_entry(on, leader->attr.pinned ? &ctx->pinned_on :
-			    &ctx->flexible_on, group_on_entry)
-		if (perf_group_hw_pmu(on) == pmu)
-			return false;
-	return true;
-}
-
 /**
  * perf_group_sched_in - put a group on the PMUs, all of it or none of it
  * @leader: the group leader (INACTIVE)
@@ -274,7 +247,7 @@ static int perf_group_sched_in(struct perf_event *leader,
 		return 0;
 	if (!event_filter_match(leader))
 		return 0;
-	if (!perf_group_may_share(leader, ctx))
+	if (!perf_exclusive_may_share(leader, ctx))
 		return -EAGAIN;
 
 	perf_pmu_disable(pmu);
