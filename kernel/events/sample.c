@@ -502,22 +502,17 @@ static void sample_output(struct perf_output_handle *handle,
 	u64 type = event->attr.sample_type;
 
 	perf_output_put(handle, *header);
-	if (type & PERF_SAMPLE_IDENTIFIER)
-		perf_output_put(handle, data->id);
+	/* a sample's identifier leads; the trailer's comes last */
+	perf_output_id_fields(handle, data, type & PERF_SAMPLE_IDENTIFIER);
 	if (type & PERF_SAMPLE_IP)
 		perf_output_put(handle, data->ip);
-	if (type & PERF_SAMPLE_TID)
-		perf_output_put(handle, data->tid_entry);
-	if (type & PERF_SAMPLE_TIME)
-		perf_output_put(handle, data->time);
+	perf_output_id_fields(handle, data,
+			      type & (PERF_SAMPLE_TID | PERF_SAMPLE_TIME));
 	if (type & PERF_SAMPLE_ADDR)
 		perf_output_put(handle, data->addr);
-	if (type & PERF_SAMPLE_ID)
-		perf_output_put(handle, data->id);
-	if (type & PERF_SAMPLE_STREAM_ID)
-		perf_output_put(handle, data->stream_id);
-	if (type & PERF_SAMPLE_CPU)
-		perf_output_put(handle, data->cpu_entry);
+	perf_output_id_fields(handle, data, type & (PERF_SAMPLE_ID |
+						    PERF_SAMPLE_STREAM_ID |
+						    PERF_SAMPLE_CPU));
 	if (type & PERF_SAMPLE_PERIOD)
 		perf_output_put(handle, data->period);
 	if (type & PERF_SAMPLE_READ)

@@ -171,9 +171,8 @@ void perf_event_header_init_id(struct perf_event_header *header,
  * @handle: the record being written
  * @data: filled by perf_event_header_init_id()
  *
- * The trailer's order differs from a sample's: TID, TIME, ID, STREAM_ID,
- * CPU, then IDENTIFIER last, where a parser walking back from the end of
- * any record finds it.
+ * IDENTIFIER comes last, where a parser walking back from the end of any
+ * record finds it.
  *
  * Context: any, including NMI.
  */
@@ -181,20 +180,7 @@ void perf_event_output_id_sample(struct perf_event *event,
 				 struct perf_output_handle *handle,
 				 struct perf_sample_data *data)
 {
-	u64 type = data->type;
-
-	if (!event->attr.sample_id_all)
-		return;
-	if (type & PERF_SAMPLE_TID)
-		perf_output_put(handle, data->tid_entry);
-	if (type & PERF_SAMPLE_TIME)
-		perf_output_put(handle, data->time);
-	if (type & PERF_SAMPLE_ID)
-		perf_output_put(handle, data->id);
-	if (type & PERF_SAMPLE_STREAM_ID)
-		perf_output_put(handle, data->stream_id);
-	if (type & PERF_SAMPLE_CPU)
-		perf_output_put(handle, data->cpu_entry);
-	if (type & PERF_SAMPLE_IDENTIFIER)
-		perf_output_put(handle, data->id);
+	if (event->attr.sample_id_all)
+		perf_output_id_fields(handle, data,
+				      data->type & PERF_SAMPLE_ID_ALL);
 }

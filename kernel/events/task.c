@@ -29,8 +29,6 @@
 #include "time.h"
 #include "wakeup.h"
 
-static void perf_event_fold(struct perf_event *copy);
-
 /* Does the child of a fork with @clone_flags get a copy of @leader's group? */
 static bool should_inherit(struct perf_event *leader, u64 clone_flags)
 {
@@ -175,51 +173,6 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 	return ret;
 }
 
-/**
- * perf_event_free_task - undo perf_event_init_task when fork fails
- * @task: the task that never ran
- *
- * Its inherited copies are folded (they counted nothing) and freed.
- */
-void perf_event_free_task(struct task_struct *task)
-{
-	struct perf_event_context *ctx = task->perf_event_ctxp;
-	struct perf_event *event, *tmp;
-	LIST_HEAD(copies);
-
-	if (!ctx)
-		return;
-	/* the task never ran: nothing can have swapped its context */
-	RCU_INIT_POINTER(task->perf_event_ctxp, NULL);
-	perf_unclone_ctx(ctx);
-	mutex_lock(&ctx->mutex);
-	WRITE_ONCE(ctx->task, TASK_TOMBSTONE);
-	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
-		perf_event_ref(event);
-		perf_event_ref(event->parent);
-		perf_remove_from_context(event, false);
-		list_add_tail(&event->active_entry, &copies);
-	}
-	mutex_unlock(&ctx->mutex);
-	list_for_each_entry_safe(event, tmp, &copies, active_entry) {
-		list_del_init(&event->active_entry);
-		perf_event_fold(event);
-	}
-	put_task_struct(task);
-	perf_put_ctx(ctx);
-}
-
-/**
- * perf_event_delayed_put - last look at a task being freed
- * @task: the task
- *
- * perf_event_exit_task() has already detached everything.
- */
-void perf_event_delayed_put(struct task_struct *task)
-{
-	WARN_ON_ONCE(task->perf_event_ctxp);
-}
-
 /*
  * Add an exited copy's count and times to its original and free the copy,
  * unless the original's release got to it first.  The caller pinned both.
@@ -264,6 +217,88 @@ static void perf_event_fold(struct perf_event *copy)
 	}
 	perf_event_unref(copy);			/* our pin */
 	perf_event_unref(orig);
+}
+
+/*
+ * Take inherited copy @copy out of its context, pinned with its original
+ * so that neither is freed once ctx->mutex is dropped.  The fold itself
+ * (perf_fold_copies()) waits for that: child_mutex is never taken under a
+ * copy's ctx->mutex.
+ */
+static void perf_detach_copy(struct perf_event *copy, bool to_exit,
+			     struct list_head *copies)
+{
+	lockdep_assert_held(&copy->ctx->mutex);
+	perf_event_ref(copy);
+	perf_event_ref(copy->parent);
+	perf_remove_from_context(copy, to_exit);
+	list_add_tail(&copy->active_entry, copies);
+}
+
+/*
+ * A dying context: its inherited copies are detached for the fold, and
+ * the originals it holds stay, woken so that poll() sees POLLHUP.
+ */
+static void perf_ctx_detach_copies(struct perf_event_context *ctx,
+				   struct list_head *copies)
+{
+	struct perf_event *event, *tmp;
+
+	lockdep_assert_held(&ctx->mutex);
+	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
+		if (event->parent)
+			perf_detach_copy(event, false, copies);
+		else
+			perf_event_wakeup(event);
+	}
+}
+
+/* Fold what perf_detach_copy() collected; no ctx->mutex held. */
+static void perf_fold_copies(struct list_head *copies)
+{
+	struct perf_event *event, *tmp;
+
+	list_for_each_entry_safe(event, tmp, copies, active_entry) {
+		list_del_init(&event->active_entry);
+		perf_event_fold(event);
+	}
+}
+
+/**
+ * perf_event_free_task - undo perf_event_init_task when fork fails
+ * @task: the task that never ran
+ *
+ * Its inherited copies are folded (they counted nothing) and freed.
+ */
+void perf_event_free_task(struct task_struct *task)
+{
+	struct perf_event_context *ctx = task->perf_event_ctxp;
+	LIST_HEAD(copies);
+
+	if (!ctx)
+		return;
+	/* the task never ran: nothing can have swapped its context */
+	RCU_INIT_POINTER(task->perf_event_ctxp, NULL);
+	perf_unclone_ctx(ctx);
+	mutex_lock(&ctx->mutex);
+	WRITE_ONCE(ctx->task, TASK_TOMBSTONE);
+	/* all of them copies: a task that never ran opened nothing */
+	perf_ctx_detach_copies(ctx, &copies);
+	mutex_unlock(&ctx->mutex);
+	perf_fold_copies(&copies);
+	put_task_struct(task);
+	perf_put_ctx(ctx);
+}
+
+/**
+ * perf_event_delayed_put - last look at a task being freed
+ * @task: the task
+ *
+ * perf_event_exit_task() has already detached everything.
+ */
+void perf_event_delayed_put(struct task_struct *task)
+{
+	WARN_ON_ONCE(task->perf_event_ctxp);
 }
 
 /* The task stops counting: take its context off this CPU (it is current). */
@@ -315,7 +350,6 @@ static void perf_task_disown(struct task_struct *t)
 void perf_event_exit_task(struct task_struct *child)
 {
 	struct perf_event_context *ctx;
-	struct perf_event *event, *tmp;
 	LIST_HEAD(copies);
 
 	/* PERF_RECORD_EXIT, while the task's own events can still see it */
@@ -332,26 +366,9 @@ void perf_event_exit_task(struct task_struct *child)
 
 	mutex_lock(&ctx->mutex);
 	task_ctx_sched_out_current(child, ctx);
-	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
-		if (!event->parent) {
-			perf_event_wakeup(event);
-			continue;
-		}
-		/*
-		 * An inherited copy: pin it and its original (neither can
-		 * be freed while we hold ctx->mutex), then take it out.
-		 */
-		perf_event_ref(event);
-		perf_event_ref(event->parent);
-		perf_remove_from_context(event, false);
-		list_add_tail(&event->active_entry, &copies);
-	}
+	perf_ctx_detach_copies(ctx, &copies);
 	mutex_unlock(&ctx->mutex);
-
-	list_for_each_entry_safe(event, tmp, &copies, active_entry) {
-		list_del_init(&event->active_entry);
-		perf_event_fold(event);
-	}
+	perf_fold_copies(&copies);
 
 	/* the context held a reference on the task, and the task on it */
 	put_task_struct(child);
@@ -390,17 +407,13 @@ void perf_event_exec(void)
 		perf_unclone_ctx(ctx);
 	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
 		if (event->attr.remove_on_exec) {
-			if (event->parent) {
-				/* pinned as at exit; folded below */
-				perf_event_ref(event);
-				perf_event_ref(event->parent);
-			}
 			/* EXIT under ctx->lock: see perf_remove_from_context() */
-			perf_remove_from_context(event, true);
-			if (event->parent)
-				list_add_tail(&event->active_entry, &copies);
-			else
+			if (event->parent) {
+				perf_detach_copy(event, true, &copies);
+			} else {
+				perf_remove_from_context(event, true);
 				perf_event_wakeup(event);
+			}
 			continue;
 		}
 		if (!event->attr.enable_on_exec)
@@ -410,12 +423,7 @@ void perf_event_exec(void)
 			perf_event_do_enable(event);
 	}
 	mutex_unlock(&ctx->mutex);
-
-	/* child_mutex is never taken under a copy's ctx->mutex */
-	list_for_each_entry_safe(event, tmp, &copies, active_entry) {
-		list_del_init(&event->active_entry);
-		perf_event_fold(event);
-	}
+	perf_fold_copies(&copies);
 	perf_unpin_ctx(ctx);
 	perf_put_ctx(ctx);
 }
