@@ -136,6 +136,7 @@ void perf_unclone_ctx(struct perf_event_context *ctx)
 	struct perf_event_context *parent;
 	unsigned long flags;
 
+	lockdep_assert_not_held(&ctx->lock);
 	raw_spin_lock_irqsave(&ctx->lock, flags);
 	parent = ctx->parent_ctx;
 	ctx->parent_ctx = NULL;

@@ -41,7 +41,8 @@ static DEFINE_PER_CPU(struct swevent_lists, swevent_lists);
 /**
  * perf_swevent_get_recursion_context - enter a software-event hook
  *
- * Context: any, including NMI; preemption must be off.
+ * Context: any, including NMI; preemption off, because the level also
+ * picks this CPU's scratch buffers (the trace buffers) for the hook.
  * Return: the level to pass to perf_swevent_put_recursion_context(), or -1
  * if this level is already inside a hook (then count nothing).
  */
@@ -49,6 +50,7 @@ int perf_swevent_get_recursion_context(void)
 {
 	unsigned char *level = &current->perf_recursion[interrupt_context_level()];
 
+	lockdep_assert_preemption_disabled();
 	if (*level)
 		return -1;
 	(*level)++;
@@ -106,9 +108,9 @@ void perf_swevent_event(struct perf_event *event, u64 nr,
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 overflows;
-
 	int throttle = 0;
 
+	lockdep_assert_preemption_disabled();
 	local64_add(nr, &event->count);
 	if (!regs || !is_sampling_event(event))
 		return;

@@ -606,6 +606,7 @@ static void pmuv3_del(struct perf_event *event, int flags)
  */
 static void pmuv3_read(struct perf_event *event)
 {
+	lockdep_assert_irqs_disabled();
 	/* a stopped event was folded in by ->stop; its counter is idle */
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
@@ -624,6 +625,7 @@ static void pmuv3_pmu_enable(struct pmu *pmu)
 	struct pmuv3 *p = to_pmuv3(pmu);
 	struct pmuv3_cpu *cpuc = this_cpu_ptr(p->cpu);
 
+	lockdep_assert_preemption_disabled();
 	if (!cpumask_test_cpu(smp_processor_id(), &p->arm.supported_cpus))
 		return;
 	cpuc->frozen = false;

@@ -5,7 +5,7 @@
  * ACPI has no PMU device. Each CPU's GICC entry in the MADT gives the GSI
  * of its PMU overflow interrupt (and whether it is edge or level
  * triggered), and nothing says which CPUs share a PMU: CPUs are grouped by
- * their MIDR_EL1, one PMU per CPU type (F22), named armv8_pmuv3_<n> in
+ * their MIDR_EL1, one PMU per CPU type, named armv8_pmuv3_<n> in
  * the order found, as upstream names them. Each group is then brought up
  * and registered exactly as a device tree node is (pmuv3_register()).
  *

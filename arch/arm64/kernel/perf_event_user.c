@@ -2,7 +2,7 @@
 /*
  * arm64 PMUv3 driver: counter reads from EL0 and the user page.
  *
- * A task may read its own counters without a syscall (F71) when three
+ * A task may read its own counters without a syscall when three
  * things hold:
  *   - the administrator allows it: sysctl kernel.perf_user_access = 1
  *     (default 0);

@@ -38,6 +38,7 @@ void x86_gate_enable_all(struct x86_core *core, struct x86_cpu_pmu *cpuc)
 {
 	unsigned long idx;
 
+	lockdep_assert_irqs_disabled();
 	for_each_set_bit(idx, (unsigned long *)&cpuc->running, X86_NR_IDX)
 		core->ops->program(cpuc->events[idx], true);
 }
@@ -79,6 +80,7 @@ u64 x86_gate_overflowed(struct x86_core *core, struct x86_cpu_pmu *cpuc)
 	unsigned long idx;
 	u64 wrapped = 0;
 
+	lockdep_assert_irqs_disabled();
 	for_each_set_bit(idx, (unsigned long *)&cpuc->running, X86_NR_IDX) {
 		struct hw_perf_event *hwc = &cpuc->events[idx]->hw;
 

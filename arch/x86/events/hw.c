@@ -83,6 +83,7 @@ u64 x86_event_update(struct perf_event *event)
 	u64 mask = x86_cntr_mask(core, hwc->idx);
 	u64 prev, now, delta;
 
+	lockdep_assert_irqs_disabled();
 	/* a PMI between the read and the exchange must not count twice */
 	do {
 		prev = local64_read(&hwc->prev_count);
@@ -113,9 +114,13 @@ bool x86_set_period(struct perf_event *event)
 	const struct x86_core *core = x86_event_core(event);
 	struct hw_perf_event *hwc = &event->hw;
 	u64 mask = x86_cntr_mask(core, hwc->idx);
-	bool elapsed = perf_hw_period_advance(hwc);
-	s64 left = local64_read(&hwc->period_left);
+	bool elapsed;
+	s64 left;
 	u64 val;
+
+	lockdep_assert_irqs_disabled();
+	elapsed = perf_hw_period_advance(hwc);
+	left = local64_read(&hwc->period_left);
 
 	if (left > (s64)core->max_period)
 		left = core->max_period;
@@ -175,6 +180,7 @@ void x86_pmu_stop(struct perf_event *event, int flags)
 	struct x86_core *core = x86_event_core(event);
 	struct hw_perf_event *hwc = &event->hw;
 
+	lockdep_assert_irqs_disabled();
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
 
@@ -326,6 +332,7 @@ void x86_pmu_del(struct perf_event *event, int flags)
  */
 void x86_pmu_read(struct perf_event *event)
 {
+	lockdep_assert_irqs_disabled();
 	if (!(event->hw.state & PERF_HES_STOPPED))
 		x86_event_update(event);
 }

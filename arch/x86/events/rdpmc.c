@@ -86,6 +86,7 @@ void x86_event_mapped(struct perf_event *event, struct mm_struct *mm)
  */
 void x86_event_unmapped(struct perf_event *event, struct mm_struct *mm)
 {
+	mmap_assert_write_locked(mm);
 	if (rdpmc_event(event) &&
 	    atomic_dec_and_test(&mm->context.perf_rdpmc_allowed))
 		rdpmc_mm_sync(mm);

@@ -718,6 +718,7 @@ void uprobe_munmap(struct vm_area_struct *vma, unsigned long start,
 {
 	struct mm_struct *mm = vma->vm_mm;
 
+	mmap_assert_locked(mm);
 	if (uprobes_none() || !uprobe_vma_ok(vma, false))
 		return;
 	/* exit_mmap(): the whole mm goes, nothing to keep count of */

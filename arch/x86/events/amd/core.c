@@ -153,6 +153,7 @@ static void amd_reload_virt(void)
  */
 void amd_pmu_enable_virt(void)
 {
+	lockdep_assert_preemption_disabled();
 	__this_cpu_write(amd_virt_mask, 0);
 	amd_reload_virt();
 }
