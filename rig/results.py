@@ -69,14 +69,22 @@ def tap_result(m):
     return 'pass' if m.group(1) == 'ok' else 'fail'
 
 
+# what a failed test printed before its result, kept to show in the summary
+# (CI shows only the summary): test id -> its last diagnostic lines
+NOTES = {}
+NOTES_KEPT = 16
+
+
 def parse_programs(lines, results):
     """Programs framed by KPERF-BEGIN/END: their TAP lines, then exit."""
     cur = None
     done = False
+    notes = []
     for line in lines:
         if line.startswith('KPERF-BEGIN '):
             _, suite, name = line.split()[:3]
             cur = {'id': f'{suite}/{name}', 'tap': 0, 'failed': 0}
+            notes = []
             continue
         if line.startswith('KPERF-END ') and cur:
             status = line.split()[3] if len(line.split()) > 3 else '?'
@@ -98,8 +106,14 @@ def parse_programs(lines, results):
                 res = tap_result(m)
                 cur['tap'] += 1
                 cur['failed'] += res == 'fail'
-                results.append((f"{cur['id']}/{m.group(2)}", res,
-                                (m.group(3) or '').lstrip('# ')))
+                rid = f"{cur['id']}/{m.group(2)}"
+                results.append((rid, res, (m.group(3) or '').lstrip('# ')))
+                if res == 'fail':
+                    NOTES[rid] = notes[-NOTES_KEPT:]
+                notes = []
+            elif line.strip().startswith('#') and \
+                    not re.match(r'#\s+(RUN|OK|FAIL|SKIP)\b', line.strip()):
+                notes.append(line.strip())
     if cur:
         results.append((cur['id'] + '/(incomplete)', 'fail',
                         'the guest stopped while this was running'))
@@ -202,6 +216,9 @@ def main():
     for rid, res, detail in final:
         if res in ('fail', 'xpass'):
             print(f'  {res.upper():5} {rid}  {detail}')
+        if res == 'fail':
+            for note in NOTES.get(rid, []):
+                print(f'        {note[:200]}')
     if splats:
         print('  kernel log problems (first 10):')
         for ln in splats[:10]:
