@@ -50,7 +50,7 @@ SPLATS = [
 SPLAT_RE = re.compile('|'.join(SPLATS))
 # the name stops at a '#' comment, so that a failure's explanation does not
 # become part of the test's id
-TAP_RE = re.compile(r'^(not ok|ok)\s+\d+\s*-?\s*(.*?)\s*(#\s*(SKIP|TODO|XFAIL)?\b.*)?$',
+TAP_RE = re.compile(r'^(not ok|ok)\s+\d+\s*-?\s*(.*?)\s*(#\s*(?:(SKIP|TODO|XFAIL)\b)?.*)?$',
                     re.IGNORECASE)
 TIME_RE = re.compile(r'^\[\s*\d+\.\d+\]\s?')
 

@@ -199,6 +199,7 @@ void arch_perf_update_userpage(struct perf_event *event,
 	bool on_timer;
 	u64 epoch_off;
 
+	lockdep_assert_preemption_disabled();
 	userpg->cap_user_rdpmc = user_read;
 	if (user_read)
 		userpg->pmc_width = event->hw.flags & PMUV3_F_LONG ? 64 : 32;

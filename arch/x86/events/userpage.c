@@ -45,6 +45,7 @@ void arch_perf_update_userpage(struct perf_event *event,
 	struct cyc2ns_data data;
 	u64 tsc0_ns;
 
+	lockdep_assert_preemption_disabled();
 	/* hw.flags is only ours to read on events of a core PMU */
 	userpg->cap_user_rdpmc = x86_core_event(event) &&
 		(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT);
