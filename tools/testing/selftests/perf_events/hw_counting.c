@@ -810,10 +810,27 @@ TEST(x86_raw_instructions_user_exact)
  * instructions:k (exclude_user) around a LOOP of 1e6 and of 3e6: the
  * kernel's share (the ioctl paths, a timer tick or two), which does not
  * grow with the 2e6 more instructions of the user loop. A tick costs far
- * more on a debug kernel (KASAN, lockdep: 350000 instructions seen), so
- * the bounds are what counting the user loop would add, not a tick's
- * cost.
+ * more on a debug kernel (KASAN, lockdep: 350000 instructions seen, and
+ * 2.2 million once, RCU callbacks or a kmemleak scan landing in the loop),
+ * so the bounds are what counting the user loop would add, not a tick's
+ * cost, and each count is the least of three: the kernel's own work only
+ * ever adds, while a counted user loop adds to every try.
  */
+/* the least count of three count_spin()s of @n */
+static __u64 least_spin(struct __test_metadata *_metadata, int fd,
+			unsigned long n)
+{
+	__u64 least = ~0ULL, c;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		c = count_spin(_metadata, fd, n);
+		if (c < least)
+			least = c;
+	}
+	return least;
+}
+
 TEST(x86_instructions_kernel_not_user)
 {
 	__u64 k1, k3;
@@ -824,8 +841,8 @@ TEST(x86_instructions_kernel_not_user)
 	fd = open_exact(_metadata, PERF_TYPE_HARDWARE,
 			PERF_COUNT_HW_INSTRUCTIONS, false, true);
 	ASSERT_LE(0, fd);
-	k1 = count_spin(_metadata, fd, 1000000);
-	k3 = count_spin(_metadata, fd, 3000000);
+	k1 = least_spin(_metadata, fd, 1000000);
+	k3 = least_spin(_metadata, fd, 3000000);
 	TH_LOG("instructions:k around LOOPs of 1e6 and 3e6: %llu, %llu",
 	       (unsigned long long)k1, (unsigned long long)k3);
 	EXPECT_LT(0, k1) TH_LOG("the ioctl paths counted nothing");
