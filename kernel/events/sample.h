@@ -30,13 +30,14 @@ void perf_event_output_id_sample(struct perf_event *event,
  * A sample writes its IDENTIFIER first instead and puts IP and ADDR
  * between these, so it asks for them a few at a time (sample.c).
  *
- * Inline: a sample writes three slices of these on the sampling path.
+ * Always inline: a sample writes three slices of these on the sampling
+ * path, and inlined, each slice's mask folds into its tests.
  *
  * Context: any, including NMI.
  */
-static inline void perf_output_id_fields(struct perf_output_handle *handle,
-					 struct perf_sample_data *data,
-					 u64 fields)
+static __always_inline void
+perf_output_id_fields(struct perf_output_handle *handle,
+		      struct perf_sample_data *data, u64 fields)
 {
 	if (fields & PERF_SAMPLE_TID)
 		perf_output_put(handle, data->tid_entry);
