@@ -44,7 +44,7 @@ O=$(variant_dir "$VARIANT" "$ARCH" "$DEBUG")
 
 # KPERF_APPEND: extra kernel parameters; NAME=value ones reach the tests
 # as environment variables (e.g. PERF_STRESS_SECONDS=60)
-append="panic=-1 kperf.mode=$MODE${FAULT:+ kperf.fault=$FAULT}${KPERF_APPEND:+ $KPERF_APPEND}"
+append="panic=-1 KPERF_VARIANT=$VARIANT kperf.mode=$MODE${FAULT:+ kperf.fault=$FAULT}${KPERF_APPEND:+ $KPERF_APPEND}"
 mem=1G
 if [ "$DEBUG" = 1 ]; then
 	mem=2G

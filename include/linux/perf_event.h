@@ -535,6 +535,8 @@ struct perf_event {
 	struct hlist_node		hlist_entry;
 	struct perf_buffer __rcu	*rb;
 	atomic64_t			lost_samples;
+	/* times throttled (PERF_FORMAT_LOSSES); a copy adds to its original's */
+	atomic64_t			throttled;
 	atomic_t			event_limit;	/* refresh count left */
 
 	/*
@@ -1521,7 +1523,7 @@ void perf_sample_event_took(u64 sample_len_ns);
 
 /*
  * perf_event_paranoid: 3 and above (a distribution's level) needs
- * CAP_SYS_ADMIN for any open; 2 forbids kernel profiling, 1 CPU-wide
+ * CAP_PERFMON for any open (Debian's patch asks for CAP_SYS_ADMIN); 2 forbids kernel profiling, 1 CPU-wide
  * events, 0 raw tracepoint data to unprivileged users; -1 allows all.
  */
 extern int sysctl_perf_event_paranoid;

@@ -25,6 +25,7 @@
 #include "rb.h"
 #include "sample.h"
 #include "sched.h"
+#include "syscall.h"
 #include "time.h"
 #include "wakeup.h"
 
@@ -101,6 +102,8 @@ u32 perf_read_size(u64 fmt, int nr_siblings)
 		entry += sizeof(u64);
 	if (fmt & PERF_FORMAT_LOST)
 		entry += sizeof(u64);
+	if (fmt & PERF_FORMAT_LOSSES)
+		entry += PERF_LOSSES_FIELDS * sizeof(u64);
 	if (fmt & PERF_FORMAT_GROUP) {
 		head += sizeof(u64);
 		nr += nr_siblings;

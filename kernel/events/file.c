@@ -28,16 +28,26 @@ static u64 event_lost(struct perf_event *event)
 	return atomic64_read(&event->lost_samples);
 }
 
-/* Lay out one event's value, id and lost count as read_format asks. */
-static int put_entry(struct perf_event *event, u64 fmt, u64 *buf, u64 value)
+/*
+ * Lay out what follows one event's value: its id, lost count and (our
+ * extension) losses, as read_format asks.  @enabled and @running are the
+ * event's own, children included: what it was enabled for but did not
+ * count is the difference.
+ */
+static int put_tail(struct perf_event *event, u64 fmt, u64 *buf,
+		    u64 enabled, u64 running)
 {
 	int n = 0;
 
-	buf[n++] = value;
 	if (fmt & PERF_FORMAT_ID)
 		buf[n++] = perf_event_primary_id(event);
 	if (fmt & PERF_FORMAT_LOST)
 		buf[n++] = event_lost(event);
+	if (fmt & PERF_FORMAT_LOSSES) {
+		buf[n++] = event_lost(event);
+		buf[n++] = atomic64_read(&event->throttled);
+		buf[n++] = enabled > running ? enabled - running : 0;
+	}
 	return n;
 }
 
@@ -67,10 +77,11 @@ static ssize_t perf_read_group(struct perf_event *event, u64 fmt,
 		buf[n++] = enabled;
 	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
 		buf[n++] = running;
-	n += put_entry(leader, fmt, buf + n, value);
+	buf[n++] = value;
+	n += put_tail(leader, fmt, buf + n, enabled, running);
 	for_each_sibling_event(sibling, leader) {
-		value = perf_event_read_total(sibling, &enabled, &running);
-		n += put_entry(sibling, fmt, buf + n, value);
+		buf[n++] = perf_event_read_total(sibling, &enabled, &running);
+		n += put_tail(sibling, fmt, buf + n, enabled, running);
 	}
 
 	ret = n * sizeof(u64);
@@ -84,7 +95,7 @@ static ssize_t perf_read_group(struct perf_event *event, u64 fmt,
 static ssize_t perf_read_one(struct perf_event *event, u64 fmt,
 			     char __user *ubuf)
 {
-	u64 buf[5], enabled, running, value;
+	u64 buf[5 + PERF_LOSSES_FIELDS], enabled, running, value;
 	int n = 0;
 
 	perf_event_sync_group(event, false);
@@ -94,10 +105,7 @@ static ssize_t perf_read_one(struct perf_event *event, u64 fmt,
 		buf[n++] = enabled;
 	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
 		buf[n++] = running;
-	if (fmt & PERF_FORMAT_ID)
-		buf[n++] = perf_event_primary_id(event);
-	if (fmt & PERF_FORMAT_LOST)
-		buf[n++] = event_lost(event);
+	n += put_tail(event, fmt, buf + n, enabled, running);
 	if (copy_to_user(ubuf, buf, n * sizeof(u64)))
 		return -EFAULT;
 	return n * sizeof(u64);

@@ -185,6 +185,8 @@ static void perf_throttle(struct perf_event *event)
 	__this_cpu_inc(perf_throttled_count);
 	tick_dep_set_cpu(smp_processor_id(), TICK_DEP_BIT_PERF_EVENTS);
 	event->hw.interrupts = PERF_THROTTLED;
+	/* kept on the original, where read() finds the inherited copies' */
+	atomic64_inc(&(event->parent ?: event)->throttled);
 	perf_event_log_throttle(event, false);
 }
 

@@ -99,6 +99,10 @@ static bool perf_attr_conflicts(const struct perf_event_attr *attr)
 		return true;
 	if (attr->enable_on_exec && attr->remove_on_exec)
 		return true;
+	/* loss accounting is read()'s; samples and records carry the losses */
+	if ((attr->read_format & PERF_FORMAT_LOSSES) &&
+	    ((st & PERF_SAMPLE_READ) || attr->inherit_stat))
+		return true;
 	/* sigtrap must not outlive the program that asked for it */
 	return attr->sigtrap && !attr->remove_on_exec;
 }
@@ -187,7 +191,13 @@ static int perf_check_privilege(struct perf_event_attr *attr)
 {
 	int err;
 
-	if (perf_paranoid_any() && !capable(CAP_SYS_ADMIN))
+	/*
+	 * Debian's level 3 lets only CAP_SYS_ADMIN open anything.  Ours lets
+	 * CAP_PERFMON through as well, the capability made for exactly this
+	 * (W1 in status.rst): a container granted CAP_PERFMON alone can
+	 * profile without also being handed the rest of CAP_SYS_ADMIN.
+	 */
+	if (perf_paranoid_any() && !perfmon_capable())
 		return -EACCES;
 	err = security_perf_event_open(PERF_SECURITY_OPEN);
 	if (err)

@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """abi_check.py: compare two copies of a uapi header, field by field.
 
-Usage: abi_check.py OURS.h BASE.h [--cc CC] [--keep] [--verbose]
+Usage: abi_check.py OURS.h BASE.h [--cc CC] [--extensions FILE] [--keep]
+                    [--verbose]
 
 --keep leaves the work files (probe.c, objects) in place; --verbose
-prints every value measured in OURS.
+prints every value measured in OURS. --extensions names the list of
+what OURS adds on purpose (see below).
 
 Everything the BASE header declares is enumerated from the compiler itself:
 structs, unions, their members (nested and anonymous ones flattened into
@@ -25,7 +27,19 @@ for a cross compiler.
 Output is TAP: one test per struct or union, one per enum (named or not),
 one per family of #defines, one for function-like macros. A test fails when
 a value differs or a name of BASE is missing from OURS; the failure line
-says which. Exit status is 1 on any failure, 2 when a header does not
+says which.
+
+With --extensions FILE, OURS is enumerated the same way and one more test,
+"extensions", checks what only OURS declares (#defines, enumerators and
+struct/union/enum tags) against FILE, whose lines read "NAME VALUE  # why"
+("struct foo SIZE" for a tag; VALUE "-" for what has no integer value). It
+fails when OURS declares a name BASE lacks that FILE does not list, when a
+listed name is missing from OURS (or is in BASE too), or when a value,
+measured with the same probes, differs from FILE. Enumerators FILE lists
+are not reported as extra in their enum's test. Without --extensions, names
+only OURS declares are not checked.
+
+Exit status is 1 on any failure, 2 when a header does not
 compile or a tool fails (reported as one failed TAP test).
 """
 
@@ -552,7 +566,7 @@ def fmt(v, end):
 # ---------------------------------------------------------------- compare
 
 
-def presence_problems(base, ours):
+def presence_problems(base, ours, listed=()):
     """Names of BASE missing from OURS, and declarations that changed."""
     probs = {}
 
@@ -600,7 +614,7 @@ def presence_problems(base, ours):
                 add(key, f'{n} missing in ours')
             elif ours.enum_of[n] != okey:
                 add(key, f'{n} belongs to {ours.enum_of[n]} in ours')
-        extra = [n for n in onames if n not in names]
+        extra = [n for n in onames if n not in names and n not in listed]
         if extra:
             add(key, 'enumerators not in base: ' + ', '.join(extra))
     for n, body in base.macros.items():
@@ -619,6 +633,64 @@ def presence_problems(base, ours):
     return probs
 
 
+def read_extensions(path):
+    """The extensions list: {name: value, or None for "-"}."""
+    ext = {}
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise ToolError(f'extensions list: {e}')
+    for n, line in enumerate(lines, 1):
+        w = line.split('#', 1)[0].split()
+        if w and w[0] in ('struct', 'union', 'enum'):
+            w[:2] = [' '.join(w[:2])]
+        if not w:
+            continue
+        if len(w) != 2 or not re.match(r'^(-|-?(0x[0-9a-fA-F]+|\d+))$', w[1]):
+            raise ToolError(f'{path}:{n}: expected "NAME VALUE  # reason"')
+        ext[w[0]] = None if w[1] == '-' else int(w[1], 0) % (1 << 64)
+    return ext
+
+
+def extension_names(base, ours):
+    """What OURS declares and BASE does not: {name: C expression or None}."""
+    known = (set(base.macros) | set(base.fmacros) | set(base.enum_of)
+             | set(base.structs) | set(base.enums))
+    new = {}
+    for n, body in ours.macros.items():
+        new[n] = f'(unsigned long long)({n})' if body else None
+    for n in ours.fmacros:
+        new[n] = None
+    for n in ours.enum_of:
+        new[n] = f'(unsigned long long)({n})'
+    for k in list(ours.structs) + list(ours.enums):
+        if not k.startswith('enum {'):
+            new[k] = f'sizeof({k})'
+    return {n: e for n, e in new.items() if n not in known}, known
+
+
+def extension_problems(new, known, ext, items, val, end, list_name):
+    probs = []
+    for n in new:
+        if n not in ext:
+            probs.append(f'{n}: not in base and not listed in {list_name}')
+    for n, v in ext.items():
+        if n in known:
+            probs.append(f'{n}: listed in {list_name} but declared in base')
+        elif n not in new:
+            probs.append(f'{n}: listed in {list_name} but missing in ours')
+        elif v is not None and new[n] is None:
+            probs.append(f'{n}: no integer value in ours, list says '
+                         f'{fmt(v, end)}')
+    for i, it in enumerate(items):
+        o, v = val.get(i, 'not measured'), ext[it.label]
+        if o != v:
+            probs.append(f'{it.label}: {fmt(o, end)} vs list '
+                         f'{"-" if v is None else fmt(v, end)}')
+    return probs
+
+
 def main(argv):
     args = list(argv)
     cc = 'gcc'
@@ -626,6 +698,11 @@ def main(argv):
     if '--cc' in args:
         i = args.index('--cc')
         cc = args[i + 1]
+        del args[i:i + 2]
+    ext_h = None
+    if '--extensions' in args:
+        i = args.index('--extensions')
+        ext_h = args[i + 1]
         del args[i:i + 2]
     if '--keep' in args:
         args.remove('--keep')
@@ -654,7 +731,15 @@ def main(argv):
                           if isinstance(v, str)})
         skip = {i for i, v in bval.items() if isinstance(v, str)}
         oval, oend = measure(cc, ours_h, items, skip, wo)
-        probs = presence_problems(base, ours)
+        ext = read_extensions(ext_h) if ext_h else {}
+        probs = presence_problems(base, ours, ext)
+        if ext_h:
+            new, known = extension_names(base, ours)
+            eitems = [Item('extensions', n, new[n]) for n in ext
+                      if n in new and new[n]]
+            we = os.path.join(work, 'extensions')
+            os.mkdir(we)
+            eval_, _ = measure(cc, ours_h, eitems, set(), we)
     except ToolError as e:
         # still one TAP result, so the rig records a failure and not silence
         msg = str(e).splitlines() or ['?']
@@ -695,10 +780,21 @@ def main(argv):
 
     for t in tests:
         diffs[t] += later[t]
+    if ext_h:
+        tests.append('extensions')
+        counts['extensions'] = len(eitems)
+        diffs['extensions'] = extension_problems(
+            new, known, ext, eitems, eval_, oend, os.path.basename(ext_h))
+        if verbose:
+            for i, it in enumerate(eitems):
+                print(f'# extensions: {it.label} = '
+                      f'{fmt(eval_.get(i, "not measured"), oend)}')
     print(f'# abi-check: {ours_h} against {base_h} with {cc}')
     if dropped:
         print('# not integer constants in base, not compared: '
               + ', '.join(dropped))
+    if not ext_h:
+        print('# no --extensions list: names only ours declares not checked')
     print(f'1..{len(tests)}')
     failed = 0
     for n, t in enumerate(tests, 1):

@@ -1158,4 +1158,36 @@ union perf_sample_weight {
 #endif
 };
 
+/* ----------------------------------------------------------------------
+ * 8. Extensions of this implementation
+ * ----------------------------------------------------------------------
+ *
+ * Opt-in ABI that upstream 6.12 does not have and rejects with EINVAL, so
+ * no existing binary sees a change and a program probes for each one by
+ * trying it.  Documentation/perf_events/extensions.rst is the manual.
+ */
+
+/*
+ * read_format bit: after each value's id and lost fields, three more u64:
+ *	lost		samples dropped because the ring buffer was full
+ *	throttled	overflow interrupts refused by the sample-rate limit
+ *	unscheduled	ns the event was enabled but not counting
+ *			(time_enabled - time_running: multiplexing, or a
+ *			pinned group that could not go on)
+ * Inherited and process-wide copies add theirs to the event's.
+ */
+#define PERF_FORMAT_LOSSES		(1U << 5)
+
+/*
+ * perf_event_open(2) flags.  PERF_FLAG_PID_PROCESS: @pid names a process
+ * (any of its threads); the event counts in every thread it has now and
+ * every thread it creates later, as one event behind one descriptor.  A
+ * new process created by fork() gets it only with attr.inherit.  Implies
+ * PERF_FLAG_SHARED_BUFFER.
+ * PERF_FLAG_SHARED_BUFFER: the event's ring buffer takes records from
+ * many CPUs at once, so an inherited event with cpu == -1 may be mapped.
+ */
+#define PERF_FLAG_PID_PROCESS		0x10UL
+#define PERF_FLAG_SHARED_BUFFER		0x20UL
+
 #endif /* _UAPI_LINUX_PERF_EVENT_H */

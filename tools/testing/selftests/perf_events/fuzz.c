@@ -650,7 +650,8 @@ static void gen_attr(struct ctx *c, struct perf_event_attr *a, int kind)
 	}
 	if (a->sample_period || chance(c, 20))
 		a->sample_type = gen_sample_type(c);
-	a->read_format = garbage(c, 20) ? rnd64(c) : rnd64(c) & (PERF_FORMAT_MAX - 1);
+	a->read_format = garbage(c, 20) ? rnd64(c) : rnd64(c) &
+			 ((PERF_FORMAT_MAX - 1) | PERF_FORMAT_LOSSES);
 	if (a->sample_type & PERF_SAMPLE_STACK_USER) {
 		/* 64 KB per sample of a hot kprobe can bring TCG to a crawl */
 		static const uint32_t sizes[] = { 0, 8, 64, 512, 4096, 65528, 13 };
