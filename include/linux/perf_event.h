@@ -574,6 +574,12 @@ struct perf_event {
 	 * and times, which read() adds to its own.
 	 */
 	struct perf_event		*parent;
+	/*
+	 * PERF_FLAG_PID_PROCESS and PERF_FLAG_SHARED_BUFFER as opened (our
+	 * extensions); a process-wide original is on process.c's list.
+	 */
+	unsigned int			ext_flags;
+	struct list_head		process_entry;
 	struct mutex			child_mutex;	/* nests in ctx->mutex */
 	struct list_head		child_list;
 	atomic64_t			child_count;
@@ -1523,8 +1529,9 @@ void perf_sample_event_took(u64 sample_len_ns);
 
 /*
  * perf_event_paranoid: 3 and above (a distribution's level) needs
- * CAP_PERFMON for any open (Debian's patch asks for CAP_SYS_ADMIN); 2 forbids kernel profiling, 1 CPU-wide
- * events, 0 raw tracepoint data to unprivileged users; -1 allows all.
+ * CAP_PERFMON for any open (Debian's patch asks for CAP_SYS_ADMIN); 2
+ * forbids kernel profiling, 1 CPU-wide events, 0 raw tracepoint data to
+ * unprivileged users; -1 allows all.
  */
 extern int sysctl_perf_event_paranoid;
 

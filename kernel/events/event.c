@@ -22,6 +22,7 @@
 #include "exclusive.h"
 #include "groups.h"
 #include "pmu.h"
+#include "process.h"
 #include "rb.h"
 #include "sample.h"
 #include "sched.h"
@@ -177,6 +178,7 @@ static void perf_event_init_links(struct perf_event *event)
 		&event->sibling_list, &event->sibling_entry,
 		&event->active_entry, &event->child_list,
 		&event->owner_entry, &event->rb_entry,
+		&event->process_entry,
 	};
 	int i;
 
@@ -373,6 +375,8 @@ int perf_event_release_kernel(struct perf_event *event)
 	struct perf_event *child;
 
 	perf_event_drop_owner(event);
+	/* before the copies go: no new thread may get one behind our back */
+	perf_process_forget(event);
 
 	if (!event->ctx) {
 		perf_event_unref(event);

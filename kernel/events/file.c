@@ -18,6 +18,7 @@
 #include "control.h"
 #include "event.h"
 #include "file.h"
+#include "process.h"
 #include "rb.h"
 #include "read.h"
 #include "syscall.h"
@@ -309,14 +310,21 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 		perf_apply(event, perf_event_reset, arg);
 		return 0;
 	case PERF_EVENT_IOC_REFRESH:
-		/* as upstream: 0 (or less) just enables, with no limit */
-		if (event->attr.inherit || !is_sampling_event(event))
+		/*
+		 * As upstream: 0 (or less) just enables, with no limit.  A
+		 * limit for an event with copies has no single owner to count
+		 * it: refused, for process-wide events (ours) as well.
+		 */
+		if (event->attr.inherit || perf_event_process_wide(event) ||
+		    !is_sampling_event(event))
 			return -EINVAL;
 		atomic_add(arg, &event->event_limit);
 		apply_with_children(event, op_enable);
 		return 0;
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
 		return perf_event_pause_output(event, arg);
+	case PERF_EVENT_IOC_READ_THREADS:
+		return perf_process_read_threads(event, (void __user *)arg);
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
 		return perf_modify_attr(event, (void __user *)arg);
 	}

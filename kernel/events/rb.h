@@ -25,6 +25,18 @@ struct perf_buffer {
 	local_t				wakeup;		/* moves: wake readers */
 	local_t				lost;		/* not yet reported */
 
+	/*
+	 * A buffer that many CPUs write at once (PERF_FLAG_SHARED_BUFFER,
+	 * rb_shared.c) keeps its head, writers, losses and wakeups in these
+	 * instead: SMP atomics, where the fields above are CPU-local.
+	 */
+	bool				shared;
+	atomic_long_t			sh_state;	/* head << 16 | writers */
+	atomic_long_t			sh_lost;
+	atomic_long_t			sh_samples;
+	atomic_long_t			sh_wakeup;	/* moves: wake readers */
+	atomic_long_t			sh_woken;	/* sh_wakeup last woken */
+
 	atomic_t			poll;		/* EPOLL* for poll() */
 	atomic_t			mmap_count;	/* VMAs mapping us */
 	unsigned long			mmap_locked;	/* pages charged to mm */
@@ -46,7 +58,7 @@ static inline unsigned long rb_data_size(struct perf_buffer *rb)
 }
 
 struct perf_buffer *rb_alloc(int nr_pages, long watermark, int cpu,
-			     bool overwrite);
+			     bool overwrite, bool shared);
 void rb_put(struct perf_buffer *rb);
 void rb_attach(struct perf_event *event, struct perf_buffer *rb);
 
@@ -59,6 +71,50 @@ int perf_output_begin_forward(struct perf_output_handle *handle,
 int perf_output_begin_backward(struct perf_output_handle *handle,
 			       struct perf_sample_data *data,
 			       struct perf_event *event, unsigned int size);
+
+/*
+ * The wakeup_events a record just written counts towards: a sample's
+ * event's, or 0 for side-band records, which never wake a reader on their
+ * own, and for watermark wakeups.  The record's header is 8-byte aligned
+ * and so never spans two pages.
+ */
+static inline int rb_wakeup_events(struct perf_output_handle *handle)
+{
+	struct perf_event *event = handle->event;
+	struct perf_buffer *rb = handle->rb;
+	struct perf_event_header *header;
+
+	if (event->attr.watermark || !event->attr.wakeup_events)
+		return 0;
+	header = rb->data_pages[(handle->start >> PAGE_SHIFT) &
+				(rb->nr_pages - 1)] +
+		 offset_in_page(handle->start);
+	return header->type == PERF_RECORD_SAMPLE ?
+	       event->attr.wakeup_events : 0;
+}
+
+/*
+ * rb_shared.c: the writers of a shared buffer (rb_output.c calls them);
+ * 64-bit only, and no buffer is shared elsewhere.
+ */
+#ifdef CONFIG_64BIT
+int rb_shared_begin(struct perf_output_handle *handle, struct perf_buffer *rb,
+		    struct perf_sample_data *data, struct perf_event *event,
+		    unsigned int size);
+void rb_shared_end(struct perf_output_handle *handle);
+#else
+static inline int rb_shared_begin(struct perf_output_handle *handle,
+				  struct perf_buffer *rb,
+				  struct perf_sample_data *data,
+				  struct perf_event *event, unsigned int size)
+{
+	return -ENOSPC;
+}
+
+static inline void rb_shared_end(struct perf_output_handle *handle)
+{
+}
+#endif
 
 /* rb_mmap.c */
 int perf_mmap(struct file *file, struct vm_area_struct *vma);

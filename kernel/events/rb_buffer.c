@@ -42,12 +42,13 @@ DEFINE_MUTEX(perf_rb_mutex);
  * @watermark: attr.wakeup_watermark in bytes, 0 for half the buffer
  * @cpu: the event's CPU (its memory node), or -1
  * @overwrite: mapped read-only: an overwrite ring
+ * @shared: written from many CPUs at once (rb_shared.c)
  *
  * Context: process, may sleep.
  * Return: the buffer with one reference, or NULL.
  */
 struct perf_buffer *rb_alloc(int nr_pages, long watermark, int cpu,
-			     bool overwrite)
+			     bool overwrite, bool shared)
 {
 	int node = cpu == -1 ? NUMA_NO_NODE : cpu_to_node(cpu);
 	gfp_t gfp = GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN;
@@ -71,6 +72,7 @@ struct perf_buffer *rb_alloc(int nr_pages, long watermark, int cpu,
 	}
 	rb->nr_pages = nr_pages;
 	rb->overwrite = overwrite;
+	rb->shared = shared;
 	/* a buffer with no data pages can hold nothing: never write to it */
 	rb->paused = !nr_pages;
 	rb->watermark = rb_data_size(rb) / 2;
@@ -261,7 +263,8 @@ int perf_event_pause_output(struct perf_event *event, bool pause)
  *
  * The two must write the same direction with the same clock, on the same
  * CPU, and, when per-task, for the same task.  @event must not be mapped
- * itself, and @output_event's buffer must be mapped.
+ * itself, and @output_event's buffer must be mapped, and be a shared one
+ * if @event asked for that (its copies write from every CPU).
  *
  * Context: process; takes perf_rb_mutex.
  * Return: 0 or -EINVAL.
@@ -290,6 +293,8 @@ int perf_event_set_output(struct perf_event *event,
 		rb = rcu_dereference_protected(output_event->rb,
 					       lockdep_is_held(&perf_rb_mutex));
 		if (!rb || !atomic_read(&rb->mmap_count))
+			goto unlock;
+		if ((event->ext_flags & PERF_FLAG_SHARED_BUFFER) && !rb->shared)
 			goto unlock;
 		refcount_inc(&rb->refcount);
 	}

@@ -208,8 +208,12 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 	int ret;
 
 	mmap_assert_write_locked(vma->vm_mm);
-	/* inherited per-task events would all write into one buffer */
-	if (event->cpu == -1 && event->attr.inherit)
+	/*
+	 * Inherited per-task events would all write into one buffer from
+	 * every CPU: only a shared buffer (our extension) takes that.
+	 */
+	if (event->cpu == -1 && event->attr.inherit &&
+	    !(event->ext_flags & PERF_FLAG_SHARED_BUFFER))
 		return -EINVAL;
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
@@ -249,7 +253,8 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 		goto unlock;
 	watermark = event->attr.watermark ? event->attr.wakeup_watermark : 0;
 	rb = rb_alloc(nr_pages, watermark, event->cpu,
-		      !(vma->vm_flags & VM_WRITE));
+		      !(vma->vm_flags & VM_WRITE),
+		      event->ext_flags & PERF_FLAG_SHARED_BUFFER);
 	if (!rb)
 		goto unlock;
 	ret = rb_map_pages(rb, vma);

@@ -7,7 +7,8 @@
  * to the same buffer on the same CPU.  Only the outermost writer publishes
  * data_head, and only after every nested record is complete: rb->nest
  * counts the writers in flight.  Buffers are written only from the CPU
- * their events run on, so head, nest and the counters are local_t.
+ * their events run on, so head, nest and the counters are local_t.  The
+ * exception, a buffer shared by writers on many CPUs, is rb_shared.c's.
  */
 #include <linux/mm.h>
 
@@ -78,7 +79,10 @@ static void rb_handle_seek(struct perf_output_handle *handle,
 static inline void rb_count_loss(struct perf_buffer *rb,
 				 struct perf_event *event)
 {
-	local_inc(&rb->lost);
+	if (rb->shared)
+		atomic_long_inc(&rb->sh_lost);
+	else
+		local_inc(&rb->lost);
 	atomic64_inc(&event->lost_samples);
 }
 
@@ -107,6 +111,12 @@ static int rb_output_begin(struct perf_output_handle *handle,
 		/* a mapping without data pages never holds records to lose */
 		if (rb->nr_pages)
 			rb_count_loss(rb, event);
+		goto out;
+	}
+	if (unlikely(rb->shared)) {
+		/* the RCU read side stays held until perf_output_end() */
+		if (!rb_shared_begin(handle, rb, data, event, size))
+			return 0;
 		goto out;
 	}
 
@@ -231,24 +241,13 @@ int perf_output_begin_backward(struct perf_output_handle *handle,
 	return rb_output_begin(handle, data, event, size, true);
 }
 
-/*
- * wakeup_events counts samples only; side-band records never wake a reader
- * on their own.  The record's header is 8-byte aligned and so never spans
- * two pages.
- */
+/* One more sample towards the event's wakeup_events. */
 static void rb_count_sample(struct perf_output_handle *handle)
 {
-	struct perf_event *event = handle->event;
 	struct perf_buffer *rb = handle->rb;
-	struct perf_event_header *header;
-	int wakeup_events = event->attr.wakeup_events;
+	int wakeup_events = rb_wakeup_events(handle);
 
-	if (event->attr.watermark || !wakeup_events)
-		return;
-	header = rb->data_pages[(handle->start >> PAGE_SHIFT) &
-				(rb->nr_pages - 1)] +
-		 offset_in_page(handle->start);
-	if (header->type != PERF_RECORD_SAMPLE)
+	if (!wakeup_events)
 		return;
 	if (local_inc_return(&rb->events) >= wakeup_events) {
 		local_sub(wakeup_events, &rb->events);
@@ -264,8 +263,12 @@ static void rb_count_sample(struct perf_output_handle *handle)
  */
 void perf_output_end(struct perf_output_handle *handle)
 {
-	rb_count_sample(handle);
-	rb_publish(handle);
+	if (unlikely(handle->rb->shared)) {
+		rb_shared_end(handle);
+	} else {
+		rb_count_sample(handle);
+		rb_publish(handle);
+	}
 	rcu_read_unlock();
 }
 

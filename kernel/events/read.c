@@ -72,7 +72,6 @@ void perf_event_sync_group(struct perf_event *event, bool group)
 u64 perf_event_read_children(struct perf_event *event, u64 *enabled,
 			     u64 *running)
 {
-	struct perf_read_data rd = { .group = false };
 	struct perf_event *child;
 	u64 val, e, r;
 
@@ -84,13 +83,33 @@ u64 perf_event_read_children(struct perf_event *event, u64 *enabled,
 	mutex_lock(&event->child_mutex);
 	val = perf_event_read_count(event, enabled, running);
 	list_for_each_entry(child, &event->child_list, child_list) {
-		perf_ctx_call_read(child, __perf_read, &rd);
-		val += perf_event_read_count(child, &e, &r);
+		val += perf_event_read_copy(child, &e, &r);
 		*enabled += e;
 		*running += r;
 	}
 	mutex_unlock(&event->child_mutex);
 	return val;
+}
+
+/**
+ * perf_event_read_copy - one event alone, brought up to date from its PMU
+ * wherever it runs: an inherited copy, or an original without its copies
+ * @event: the event
+ * @enabled: its enabled time
+ * @running: its running time
+ *
+ * Context: process context; for a copy, its original's child_mutex held,
+ * which keeps it alive.
+ * Return: the count.
+ */
+u64 perf_event_read_copy(struct perf_event *event, u64 *enabled,
+			 u64 *running)
+{
+	struct perf_read_data rd = { .group = false };
+
+	might_sleep();
+	perf_ctx_call_read(event, __perf_read, &rd);
+	return perf_event_read_count(event, enabled, running);
 }
 
 /**

@@ -14,6 +14,8 @@
 void perf_event_sync_group(struct perf_event *event, bool group);
 u64 perf_event_read_children(struct perf_event *event, u64 *enabled,
 			     u64 *running);
+u64 perf_event_read_copy(struct perf_event *event, u64 *enabled,
+			 u64 *running);
 
 /**
  * perf_event_read_count - an event's value and times, with what its

@@ -51,6 +51,7 @@
 
 #include "context.h"
 #include "groups.h"
+#include "process.h"
 #include "sample.h"
 #include "sched.h"
 #include "sideband.h"
@@ -505,6 +506,7 @@ void perf_event_fork(struct task_struct *tsk)
 {
 	perf_event_task_record(tsk, true);
 	perf_event_namespaces(tsk);
+	perf_process_fork(tsk);
 }
 
 /* SWITCH and SWITCH_CPU_WIDE */

@@ -24,12 +24,14 @@
 #include "file.h"
 #include "groups.h"
 #include "pmu.h"
+#include "process.h"
 #include "rb.h"
 #include "sample.h"
 #include "syscall.h"
 
 #define PERF_FLAG_ALL	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
-			 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
+			 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC | \
+			 PERF_EXT_FLAGS)
 
 /**
  * perf_allow_kernel - may the caller observe kernel execution?
@@ -243,15 +245,19 @@ static struct task_struct *perf_find_task(pid_t pid)
 /*
  * May the caller watch @task?  The same rule as reading its memory through
  * ptrace; sigtrap also sends signals to it, so it needs attach rights or
- * CAP_KILL over it.  Called with the task's exec_update_lock held, so the
- * credentials cannot change under us through exec.
+ * CAP_KILL over it.  A process-wide event (our extension) reaches threads
+ * the open never names: it needs the rights of a ptrace attach.  Called
+ * with the task's exec_update_lock held, so the credentials cannot change
+ * under us through exec.
  */
 static bool perf_may_watch(struct perf_event_attr *attr,
-			   struct task_struct *task)
+			   struct task_struct *task, bool process)
 {
 	unsigned int mode = PTRACE_MODE_READ_REALCREDS;
 	bool capable = perfmon_capable();
 
+	if (process)
+		mode = PTRACE_MODE_ATTACH_REALCREDS;
 	if (attr->sigtrap) {
 		rcu_read_lock();
 		capable &= ns_capable(__task_cred(task)->user_ns, CAP_KILL);
@@ -393,7 +399,30 @@ struct perf_open {
 	bool task_locked;		/* its exec_update_lock read-held */
 	struct perf_event *event;
 	struct perf_event_context *ctx;	/* referenced */
+	unsigned int ext_flags;		/* PERF_EXT_FLAGS asked for */
 };
+
+/*
+ * Our extensions' flags (uapi header, section 8).  A process-wide event
+ * names a process, so neither a cgroup nor every task; its copies write
+ * from every CPU, so its buffer is a shared one.  A shared buffer is
+ * written forward only, and needs a 64-bit state word (rb_shared.c).
+ */
+static int perf_open_ext_flags(struct perf_open *op, pid_t pid,
+			       unsigned long flags)
+{
+	op->ext_flags = flags & PERF_EXT_FLAGS;
+	if (!op->ext_flags)
+		return 0;
+	if (op->ext_flags & PERF_FLAG_PID_PROCESS) {
+		if (pid == -1 || (flags & PERF_FLAG_PID_CGROUP))
+			return -EINVAL;
+		op->ext_flags |= PERF_FLAG_SHARED_BUFFER;
+	}
+	if (op->attr.write_backward)
+		return -EINVAL;
+	return IS_ENABLED(CONFIG_64BIT) ? 0 : -EOPNOTSUPP;
+}
 
 /* Step 1: the attr and the flags, before anything is taken. */
 static int perf_open_args(struct perf_open *op,
@@ -413,6 +442,9 @@ static int perf_open_args(struct perf_open *op,
 	/* a cgroup event is a CPU event: pid is the cgroup's directory */
 	if ((flags & PERF_FLAG_PID_CGROUP) && (pid == -1 || cpu == -1))
 		return -EINVAL;
+	err = perf_open_ext_flags(op, pid, flags);
+	if (err)
+		return err;
 	op->f_flags = O_RDWR;
 	if (flags & PERF_FLAG_FD_CLOEXEC)
 		op->f_flags |= O_CLOEXEC;
@@ -441,7 +473,8 @@ static int perf_open_targets(struct perf_open *op, pid_t pid, int group_fd,
 		return PTR_ERR(task);
 	op->task = task;
 	/* inherited groups are copied whole: all members or none */
-	if (op->leader && op->leader->attr.inherit != op->attr.inherit)
+	if (op->leader && (op->leader->attr.inherit != op->attr.inherit ||
+			   op->leader->ext_flags != op->ext_flags))
 		return -EINVAL;
 	return 0;
 }
@@ -458,6 +491,7 @@ static int perf_open_event(struct perf_open *op, pid_t pid, int cpu,
 	if (IS_ERR(event))
 		return PTR_ERR(event);
 	op->event = event;
+	event->ext_flags = op->ext_flags;
 
 	if (flags & PERF_FLAG_PID_CGROUP) {
 		err = perf_cgroup_connect(pid, event, op->leader);
@@ -486,7 +520,8 @@ static int perf_open_authorize(struct perf_open *op)
 	if (err)
 		return err;
 	op->task_locked = true;
-	return perf_may_watch(&op->attr, op->task) ? 0 : -EACCES;
+	return perf_may_watch(&op->attr, op->task,
+			      perf_event_process_wide(op->event)) ? 0 : -EACCES;
 }
 
 /* Step 5: the context to join, and the buffer to share. */
@@ -627,8 +662,18 @@ SYSCALL_DEFINE5(perf_event_open,
 	}
 
 	perf_open_drop_task(&op);
-	perf_event_link_owner(op.event);
 	fdput(op.group);
+	if (perf_event_process_wide(op.event)) {
+		/* the event holds its own reference on the task */
+		err = perf_process_follow(op.event, op.event->hw.target);
+		if (err) {
+			/* the file's release takes the copies with it */
+			fput(op.event->filp);
+			put_unused_fd(op.fd);
+			return err;
+		}
+	}
+	perf_event_link_owner(op.event);
 	fd_install(op.fd, op.event->filp);
 	return op.fd;
 }

@@ -24,17 +24,25 @@
 #include "control.h"
 #include "event.h"
 #include "groups.h"
+#include "process.h"
 #include "sched.h"
 #include "sideband.h"
 #include "time.h"
 #include "wakeup.h"
 
-/* Does the child of a fork with @clone_flags get a copy of @leader's group? */
+/*
+ * Does the child of a fork with @clone_flags get a copy of @leader's group?
+ * A process-wide group (process.c) goes to every new thread, and to a new
+ * process only with attr.inherit.
+ */
 static bool should_inherit(struct perf_event *leader, u64 clone_flags)
 {
-	if (!leader->attr.inherit)
+	bool thread = clone_flags & CLONE_THREAD;
+
+	if (!leader->attr.inherit &&
+	    !(thread && perf_event_process_wide(leader->parent ?: leader)))
 		return false;
-	if (leader->attr.inherit_thread && !(clone_flags & CLONE_THREAD))
+	if (leader->attr.inherit_thread && !thread)
 		return false;
 	/* signals would go to handlers the child no longer has */
 	if (leader->attr.sigtrap && (clone_flags & CLONE_CLEAR_SIGHAND))
@@ -42,20 +50,30 @@ static bool should_inherit(struct perf_event *leader, u64 clone_flags)
 	return leader->state > PERF_EVENT_STATE_EXIT;
 }
 
-/*
- * Copy @parent_event into @child's context as a member of @leader's group
- * (or as a leader when @leader is NULL).  Parent's ctx->mutex held; the
- * child does not run yet.
+/**
+ * perf_inherit_event - copy an event into another task's context
+ * @parent_event: the event or copy to copy
+ * @child: the task
+ * @child_ctx: its context, referenced by the caller
+ * @leader: the copy of @parent_event's group leader in @child_ctx, or NULL
+ *	to make the copy a leader
+ *
+ * At fork the child does not run yet; process.c also copies into threads
+ * that do.  Either way the copy goes in through perf_install_in_context().
+ *
+ * Context: process; @parent_event's ctx->mutex held.
+ * Return: the copy, or an ERR_PTR.
  */
-static struct perf_event *inherit_event(struct perf_event *parent_event,
-					struct task_struct *child,
-					struct perf_event_context *child_ctx,
-					struct perf_event *leader)
+struct perf_event *perf_inherit_event(struct perf_event *parent_event,
+				      struct task_struct *child,
+				      struct perf_event_context *child_ctx,
+				      struct perf_event *leader)
 {
 	struct perf_event *orig = parent_event->parent ?: parent_event;
 	enum perf_event_state state = parent_event->state;
 	struct perf_event *event;
 
+	lockdep_assert_held(&parent_event->ctx->mutex);
 	event = perf_event_alloc(&orig->attr, orig->cpu, child, leader, orig,
 				 orig->overflow_handler,
 				 orig->overflow_handler_context);
@@ -99,12 +117,12 @@ static int inherit_group(struct perf_event *leader, struct task_struct *child,
 	err = perf_groups_reserve(*child_ctx, leader->cpu);
 	if (err)
 		return err;
-	copy = inherit_event(leader, child, *child_ctx, NULL);
+	copy = perf_inherit_event(leader, child, *child_ctx, NULL);
 	if (IS_ERR(copy))
 		return PTR_ERR(copy);
 	for_each_sibling_event(sibling, leader) {
-		struct perf_event *c = inherit_event(sibling, child,
-						     *child_ctx, copy);
+		struct perf_event *c = perf_inherit_event(sibling, child,
+							  *child_ctx, copy);
 
 		if (IS_ERR(c))
 			return PTR_ERR(c);

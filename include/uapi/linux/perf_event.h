@@ -1176,7 +1176,7 @@ union perf_sample_weight {
  *			pinned group that could not go on)
  * Inherited and process-wide copies add theirs to the event's.
  */
-#define PERF_FORMAT_LOSSES		(1U << 5)
+#define PERF_FORMAT_LOSSES		0x20U	/* 1U << 5 */
 
 /*
  * perf_event_open(2) flags.  PERF_FLAG_PID_PROCESS: @pid names a process
@@ -1189,5 +1189,27 @@ union perf_sample_weight {
  */
 #define PERF_FLAG_PID_PROCESS		0x10UL
 #define PERF_FLAG_SHARED_BUFFER		0x20UL
+
+/*
+ * PERF_EVENT_IOC_READ_THREADS, on a process-wide event: each live thread's
+ * count (exited threads' are only in the total read() gives).  In, @nr is
+ * the room in @values; out, the number of live threads, of which the first
+ * min(room, threads) are filled in.  pid and tid are in the opener's pid
+ * namespace.  EINVAL on any other event.
+ */
+struct perf_event_thread_value {
+	__u32	pid;
+	__u32	tid;
+	__u64	value;
+};
+
+struct perf_event_thread_values {
+	__u32	nr;
+	__u32	__reserved;
+	struct perf_event_thread_value	values[];
+};
+
+#define PERF_EVENT_IOC_READ_THREADS	\
+	_IOWR('$', 0x80, struct perf_event_thread_values)
 
 #endif /* _UAPI_LINUX_PERF_EVENT_H */

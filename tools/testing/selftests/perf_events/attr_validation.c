@@ -755,12 +755,22 @@ ROW(flags_cloexec) { .flags = PERF_FLAG_FD_CLOEXEC,
 	.check = check_cloexec_set };
 ROW(flags_no_group_alone) { .flags = PERF_FLAG_FD_NO_GROUP };
 ROW(flags_output_alone) { .flags = PERF_FLAG_FD_OUTPUT };
-ROW(flags_bit_4) { .flags = 1ul << 4, .expect = EINVAL };
+/* upstream's first unknown flags are our PID_PROCESS and SHARED_BUFFER */
+ROW(flags_pid_process) { .flags = PERF_FLAG_PID_PROCESS, .expect = EINVAL,
+	.ours_differs = true, .ours_expect = 0 };
+ROW(flags_shared_buffer) { .flags = PERF_FLAG_SHARED_BUFFER,
+	.expect = EINVAL, .ours_differs = true, .ours_expect = 0 };
+ROW(flags_pid_process_all_tasks) { .flags = PERF_FLAG_PID_PROCESS,
+	.set_target = true, .pid = -1, .cpu = 0, .expect = EINVAL };
+ROW(flags_pid_process_cgroup) {
+	.flags = PERF_FLAG_PID_PROCESS | PERF_FLAG_PID_CGROUP,
+	.prepare = prep_cgroup_dir_fd, .expect = EINVAL };
+ROW(flags_bit_6) { .flags = 1ul << 6, .expect = EINVAL };
 ROW(flags_bit_31) { .flags = 1ul << 31, .expect = EINVAL };
 ROW(flags_bit_63) { .flags = 1ul << (sizeof(long) * 8 - 1),
 	.expect = EINVAL };
 ROW(flags_all_ones) { .flags = ~0ul, .expect = EINVAL };
-ROW(flags_unknown_before_bad_attr) { .flags = 1ul << 4,
+ROW(flags_unknown_before_bad_attr) { .flags = 1ul << 6,
 	.attr = { .__reserved_1 = 1 }, .expect = EINVAL };
 ROW(flags_cgroup_pid_minus_1) { .flags = PERF_FLAG_PID_CGROUP,
 	.set_target = true, .pid = -1, .cpu = 0, .expect = EINVAL };

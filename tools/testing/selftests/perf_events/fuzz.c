@@ -846,12 +846,22 @@ static pid_t pick_pid(struct ctx *c, int *cpu)
 	return pid;
 }
 
+/*
+ * Mostly CLOEXEC; now and then our extensions (process-wide events and
+ * shared buffers, which upstream refuses), any small combination, or
+ * garbage.
+ */
 static unsigned long pick_flags(struct ctx *c)
 {
-	if (chance(c, 97))
-		return chance(c, 90) ? PERF_FLAG_FD_CLOEXEC : 0;
+	unsigned long flags = chance(c, 90) ? PERF_FLAG_FD_CLOEXEC : 0;
+
+	if (chance(c, 92))
+		return flags;
+	if (chance(c, 60))
+		return flags | (chance(c, 50) ? PERF_FLAG_PID_PROCESS :
+						PERF_FLAG_SHARED_BUFFER);
 	if (chance(c, 50))
-		return rnd(c, 16);
+		return rnd(c, 64);
 	return rnd64(c);
 }
 

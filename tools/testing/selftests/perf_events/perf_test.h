@@ -108,7 +108,7 @@ static inline int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
  * EINVAL.
  */
 #ifndef PERF_FORMAT_LOSSES
-#define PERF_FORMAT_LOSSES		(1U << 5)
+#define PERF_FORMAT_LOSSES		0x20U
 #endif
 #ifndef PERF_FLAG_PID_PROCESS
 #define PERF_FLAG_PID_PROCESS		0x10UL
@@ -116,35 +116,22 @@ static inline int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 #ifndef PERF_FLAG_SHARED_BUFFER
 #define PERF_FLAG_SHARED_BUFFER		0x20UL
 #endif
+#ifndef PERF_EVENT_IOC_READ_THREADS
+struct perf_event_thread_value {
+	__u32	pid;
+	__u32	tid;
+	__u64	value;
+};
 
-/*
- * Is this our kernel, with the extensions, or upstream's?  The rig says so
- * on the kernel command line (KPERF_VARIANT=ours or ref reaches us as an
- * environment variable), so that a kernel of ours that lost an extension
- * fails its test instead of passing as upstream.  Run anywhere else, the
- * kernel is asked: only ours accepts PERF_FORMAT_LOSSES.
- */
-static inline bool kperf_ours(void)
-{
-	const char *v = getenv("KPERF_VARIANT");
-	struct perf_event_attr attr;
-	int fd;
+struct perf_event_thread_values {
+	__u32	nr;
+	__u32	__reserved;
+	struct perf_event_thread_value	values[];
+};
 
-	if (v)
-		return !strcmp(v, "ours");
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_DUMMY;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	attr.read_format = PERF_FORMAT_LOSSES;
-	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
-}
+#define PERF_EVENT_IOC_READ_THREADS	\
+	_IOWR('$', 0x80, struct perf_event_thread_values)
+#endif
 
 /* Zero @attr and set its size, @type and @config: every event starts here. */
 static inline void perf_attr_init(struct perf_event_attr *attr, __u32 type,
@@ -168,6 +155,29 @@ static inline void perf_attr_user(struct perf_event_attr *attr, __u32 type,
 	attr->disabled = 1;
 	attr->exclude_kernel = 1;
 	attr->exclude_hv = 1;
+}
+
+/*
+ * Is this our kernel, with the extensions, or upstream's?  The rig says so
+ * on the kernel command line (KPERF_VARIANT=ours or ref reaches us as an
+ * environment variable), so that a kernel of ours that lost an extension
+ * fails its test instead of passing as upstream.  Run anywhere else, the
+ * kernel is asked: only ours accepts PERF_FORMAT_LOSSES.
+ */
+static inline bool kperf_ours(void)
+{
+	const char *v = getenv("KPERF_VARIANT");
+	struct perf_event_attr attr;
+	int fd;
+
+	if (v)
+		return !strcmp(v, "ours");
+	perf_attr_user(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
+	attr.read_format = PERF_FORMAT_LOSSES;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
 }
 
 /* read_format for a count with its enabled and running times */
