@@ -93,6 +93,21 @@ static inline int rb_wakeup_events(struct perf_output_handle *handle)
 	       event->attr.wakeup_events : 0;
 }
 
+/* PERF_RECORD_LOST, as a writer puts it ahead of its own record */
+struct rb_lost_record {
+	struct perf_event_header	header;
+	u64				id;
+	u64				lost;
+};
+
+/* rb_output.c */
+struct perf_sample_data *rb_lost_prepare(struct rb_lost_record *rec,
+					 struct perf_sample_data *data,
+					 struct perf_sample_data *spare,
+					 struct perf_event *event);
+void rb_lost_put(struct perf_output_handle *handle, struct rb_lost_record *rec,
+		 struct perf_sample_data *data, u64 lost);
+
 /*
  * rb_shared.c: the writers of a shared buffer (rb_output.c calls them);
  * 64-bit only, and no buffer is shared elsewhere.

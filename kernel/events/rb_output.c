@@ -86,16 +86,56 @@ static inline void rb_count_loss(struct perf_buffer *rb,
 	atomic64_inc(&event->lost_samples);
 }
 
+/**
+ * rb_lost_prepare - size the PERF_RECORD_LOST that goes ahead of a record
+ * @rec: the record, its header.size set here (sample_id trailer included)
+ * @data: the record's sample data, or NULL
+ * @spare: sample data to use when @data is NULL
+ * @event: the event the buffer belongs to
+ *
+ * Context: any, including NMI.
+ * Return: the sample data for rb_lost_put().
+ */
+struct perf_sample_data *rb_lost_prepare(struct rb_lost_record *rec,
+					 struct perf_sample_data *data,
+					 struct perf_sample_data *spare,
+					 struct perf_event *event)
+{
+	if (!data) {
+		data = spare;
+		perf_sample_data_init(data, 0, 0);
+	}
+	rec->header.size = sizeof(*rec);
+	perf_event_header_init_id(&rec->header, data, event);
+	return data;
+}
+
+/**
+ * rb_lost_put - write the PERF_RECORD_LOST rb_lost_prepare() sized
+ * @handle: at the start of the space reserved for it
+ * @rec: the record
+ * @data: what rb_lost_prepare() returned
+ * @lost: the records it reports
+ *
+ * Context: any, including NMI.
+ */
+void rb_lost_put(struct perf_output_handle *handle, struct rb_lost_record *rec,
+		 struct perf_sample_data *data, u64 lost)
+{
+	rec->header.type = PERF_RECORD_LOST;
+	rec->header.misc = 0;
+	rec->id = handle->event->id;
+	rec->lost = lost;
+	perf_output_put(handle, *rec);
+	perf_event_output_id_sample(handle->event, handle, data);
+}
+
 static int rb_output_begin(struct perf_output_handle *handle,
 			   struct perf_sample_data *data,
 			   struct perf_event *event, unsigned int size,
 			   bool backward)
 {
-	struct {
-		struct perf_event_header	header;
-		u64				id;
-		u64				lost;
-	} lost_rec;
+	struct rb_lost_record lost_rec;
 	struct perf_sample_data lost_data;
 	unsigned long old_head, new_head, tail, start, written;
 	struct perf_buffer *rb;
@@ -123,12 +163,7 @@ static int rb_output_begin(struct perf_output_handle *handle,
 	/* report earlier losses ahead of this record */
 	report_lost = local_read(&rb->lost);
 	if (unlikely(report_lost)) {
-		if (!data) {
-			data = &lost_data;
-			perf_sample_data_init(data, 0, 0);
-		}
-		lost_rec.header.size = sizeof(lost_rec);
-		perf_event_header_init_id(&lost_rec.header, data, event);
+		data = rb_lost_prepare(&lost_rec, data, &lost_data, event);
 		size += lost_rec.header.size;
 	}
 
@@ -170,12 +205,8 @@ static int rb_output_begin(struct perf_output_handle *handle,
 
 	rb_handle_seek(handle, start);
 	if (report_lost) {
-		lost_rec.header.type = PERF_RECORD_LOST;
-		lost_rec.header.misc = 0;
-		lost_rec.id = event->id;
-		lost_rec.lost = local_xchg(&rb->lost, 0);
-		perf_output_put(handle, lost_rec);
-		perf_event_output_id_sample(event, handle, data);
+		rb_lost_put(handle, &lost_rec, data,
+			    local_xchg(&rb->lost, 0));
 		start += lost_rec.header.size;
 	}
 	handle->start = start;

@@ -97,11 +97,7 @@ int rb_shared_begin(struct perf_output_handle *handle, struct perf_buffer *rb,
 		    struct perf_sample_data *data, struct perf_event *event,
 		    unsigned int size)
 {
-	struct {
-		struct perf_event_header	header;
-		u64				id;
-		u64				lost;
-	} lost_rec;
+	struct rb_lost_record lost_rec;
 	struct perf_sample_data lost_data;
 	unsigned long state, next, head, tail;
 	bool report_lost;
@@ -114,12 +110,7 @@ int rb_shared_begin(struct perf_output_handle *handle, struct perf_buffer *rb,
 	preempt_disable();
 	report_lost = atomic_long_read(&rb->sh_lost);
 	if (unlikely(report_lost)) {
-		if (!data) {
-			data = &lost_data;
-			perf_sample_data_init(data, 0, 0);
-		}
-		lost_rec.header.size = sizeof(lost_rec);
-		perf_event_header_init_id(&lost_rec.header, data, event);
+		data = rb_lost_prepare(&lost_rec, data, &lost_data, event);
 		size += lost_rec.header.size;
 	}
 	handle->event = event;
@@ -145,13 +136,9 @@ int rb_shared_begin(struct perf_output_handle *handle, struct perf_buffer *rb,
 	handle->size = PAGE_SIZE - offset_in_page(head);
 	handle->start = head;
 	if (report_lost) {
-		lost_rec.header.type = PERF_RECORD_LOST;
-		lost_rec.header.misc = 0;
-		lost_rec.id = event->id;
 		/* another writer may have reported them meanwhile: then 0 */
-		lost_rec.lost = atomic_long_xchg(&rb->sh_lost, 0);
-		perf_output_put(handle, lost_rec);
-		perf_event_output_id_sample(event, handle, data);
+		rb_lost_put(handle, &lost_rec, data,
+			    atomic_long_xchg(&rb->sh_lost, 0));
 		handle->start += lost_rec.header.size;
 	}
 	return 0;

@@ -24,6 +24,7 @@
 #include "../kselftest_harness.h"
 #include "perf_test.h"
 #include "rb_common.h"
+#include "ext_common.h"
 
 /* the three u64s PERF_FORMAT_LOSSES appends to a value */
 struct losses {
@@ -31,30 +32,6 @@ struct losses {
 	__u64 throttled;
 	__u64 unscheduled;
 };
-
-/*
- * Open @attr (with PERF_FORMAT_LOSSES in its read_format) on this task.
- * On upstream the open must fail with EINVAL: then the test passes here,
- * having checked that.  Returns the fd, or -1 when the test is over.
- */
-static int open_losses(struct __test_metadata *_metadata,
-		       struct perf_event_attr *attr, pid_t pid, int cpu,
-		       int group_fd)
-{
-	int fd;
-
-	errno = 0;
-	fd = sys_perf_event_open(attr, pid, cpu, group_fd, 0);
-	if (!kperf_ours()) {
-		EXPECT_EQ(-1, fd);
-		EXPECT_EQ(EINVAL, errno);
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	EXPECT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
-	return fd;
-}
 
 /* The layout, alone and in a group, with every other bit around it. */
 TEST(layout_single_and_group)
@@ -67,7 +44,7 @@ TEST(layout_single_and_group)
 
 	perf_attr_user(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 	attr.read_format = PERF_FORMAT_LOSSES;
-	leader = open_losses(_metadata, &attr, 0, -1, -1);
+	leader = open_ext(_metadata, &attr, 0, -1, -1, 0);
 	if (leader < 0)
 		return;
 	/* value, then the three losses */
@@ -122,7 +99,7 @@ TEST(lost_is_the_full_buffers_count)
 
 	rb_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.read_format = PERF_FORMAT_LOST | PERF_FORMAT_LOSSES;
-	fd = open_losses(_metadata, &attr, 0, -1, -1);
+	fd = open_ext(_metadata, &attr, 0, -1, -1, 0);
 	if (fd < 0)
 		return;
 	ASSERT_EQ(0, rb_mmap(&rb, fd, 1, PROT_READ | PROT_WRITE));
@@ -167,7 +144,7 @@ TEST(throttled_counts_throttle_records)
 	attr.sample_period = 10000;
 	attr.sample_type = RB_SAMPLE_TYPE;
 	attr.read_format = PERF_FORMAT_LOSSES;
-	fd = open_losses(_metadata, &attr, 0, -1, -1);
+	fd = open_ext(_metadata, &attr, 0, -1, -1, 0);
 	if (fd < 0)
 		return;
 	ASSERT_EQ(0, rb_mmap(&rb, fd, 64, PROT_READ | PROT_WRITE));
@@ -222,7 +199,7 @@ TEST(unscheduled_is_multiplexed_time)
 				       PERF_COUNT_SW_CPU_CLOCK);
 		attr.read_format = READ_FORMAT_TIMES | PERF_FORMAT_LOSSES;
 		for (i = 0; i < n; i++) {
-			fds[i] = open_losses(_metadata, &attr, -1, 0, -1);
+			fds[i] = open_ext(_metadata, &attr, -1, 0, -1, 0);
 			if (fds[i] < 0)
 				return;
 		}

@@ -31,6 +31,7 @@
 #include "../kselftest_harness.h"
 #include "perf_test.h"
 #include "rb_common.h"
+#include "ext_common.h"
 
 #define THREADS		6
 #define PAGES		64
@@ -63,16 +64,27 @@ static void crew_open(struct crew *c, int gate)
 	pthread_mutex_unlock(&c->lock);
 }
 
+/*
+ * One more member at a milestone (@n: faulted or done); with @tid, it goes
+ * into c->tid[] at the member's place in that count.
+ */
+static void crew_count(struct crew *c, int *n, pid_t tid)
+{
+	pthread_mutex_lock(&c->lock);
+	if (tid)
+		c->tid[*n] = tid;
+	(*n)++;
+	pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+}
+
 static void *crew_member(void *arg)
 {
 	struct crew *c = arg;
 
 	crew_wait(c, 1);
 	touch_fresh_pages(PAGES);
-	pthread_mutex_lock(&c->lock);
-	c->faulted++;
-	pthread_cond_broadcast(&c->cond);
-	pthread_mutex_unlock(&c->lock);
+	crew_count(c, &c->faulted, 0);
 	crew_wait(c, 2);
 	return NULL;
 }
@@ -87,14 +99,20 @@ static int crew_spawn(struct crew *c, int n)
 	return 0;
 }
 
+/* wait until @n members have reached the milestone @n counts */
+static void crew_await(struct crew *c, int *n, int members)
+{
+	pthread_mutex_lock(&c->lock);
+	while (*n < members)
+		pthread_cond_wait(&c->cond, &c->lock);
+	pthread_mutex_unlock(&c->lock);
+}
+
 /* let the crew fault and wait until all of it has */
 static void crew_fault(struct crew *c)
 {
 	crew_open(c, 1);
-	pthread_mutex_lock(&c->lock);
-	while (c->faulted < c->nr)
-		pthread_cond_wait(&c->cond, &c->lock);
-	pthread_mutex_unlock(&c->lock);
+	crew_await(c, &c->faulted, c->nr);
 }
 
 static void crew_end(struct crew *c)
@@ -112,35 +130,13 @@ static void crew_init(struct crew *c)
 }
 
 static void *tid_member(void *arg);
+static int crew_spawn_tids(struct crew *c);
 
 /* user-mode page faults of this process */
 static void fault_attr(struct perf_event_attr *attr)
 {
 	perf_attr_user(attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
 	attr->disabled = 0;
-}
-
-/*
- * Open with @flags; on upstream the open must fail with EINVAL, and the
- * test ends there, passed.  Returns the fd or -1.
- */
-static int open_ext(struct __test_metadata *_metadata,
-		    struct perf_event_attr *attr, pid_t pid,
-		    unsigned long flags)
-{
-	int fd;
-
-	errno = 0;
-	fd = sys_perf_event_open(attr, pid, -1, -1, flags);
-	if (!kperf_ours()) {
-		EXPECT_EQ(-1, fd);
-		EXPECT_EQ(EINVAL, errno);
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	EXPECT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
-	return fd;
 }
 
 /*
@@ -158,7 +154,7 @@ TEST(counts_every_thread)
 	crew_init(&after);
 	ASSERT_EQ(0, crew_spawn(&before, THREADS / 2));
 	fault_attr(&attr);
-	fd = open_ext(_metadata, &attr, getpid(), PERF_FLAG_PID_PROCESS);
+	fd = open_ext(_metadata, &attr, getpid(), -1, -1, PERF_FLAG_PID_PROCESS);
 	if (fd < 0) {
 		crew_end(&before);
 		return;
@@ -188,7 +184,7 @@ TEST(ioctl_reaches_every_thread)
 	crew_init(&c);
 	ASSERT_EQ(0, crew_spawn(&c, THREADS));
 	fault_attr(&attr);
-	fd = open_ext(_metadata, &attr, getpid(), PERF_FLAG_PID_PROCESS);
+	fd = open_ext(_metadata, &attr, getpid(), -1, -1, PERF_FLAG_PID_PROCESS);
 	if (fd < 0) {
 		crew_end(&c);
 		return;
@@ -219,26 +215,17 @@ TEST(read_threads_gives_each_thread)
 	int fd, i, j, found;
 
 	crew_init(&c);
-	for (i = 0; i < THREADS; i++)
-		ASSERT_EQ(0, pthread_create(&c.t[c.nr++], NULL, tid_member,
-					    &c));
-	pthread_mutex_lock(&c.lock);
-	while (c.faulted < THREADS)
-		pthread_cond_wait(&c.cond, &c.lock);
-	pthread_mutex_unlock(&c.lock);
+	ASSERT_EQ(0, crew_spawn_tids(&c));
 
 	fault_attr(&attr);
-	fd = open_ext(_metadata, &attr, getpid(), PERF_FLAG_PID_PROCESS);
+	fd = open_ext(_metadata, &attr, getpid(), -1, -1, PERF_FLAG_PID_PROCESS);
 	if (fd < 0) {
 		crew_end(&c);
 		return;
 	}
 	crew_open(&c, 1);
 	/* each faults its pages, then blocks at gate 2 */
-	pthread_mutex_lock(&c.lock);
-	while (c.done < THREADS)
-		pthread_cond_wait(&c.cond, &c.lock);
-	pthread_mutex_unlock(&c.lock);
+	crew_await(&c, &c.done, THREADS);
 
 	memset(&r, 0, sizeof(r));
 	r.h.nr = 2;
@@ -289,8 +276,7 @@ TEST(fork_follows_inherit)
 	for (inherit = 0; inherit < 2; inherit++) {
 		fault_attr(&attr);
 		attr.inherit = inherit;
-		fd = open_ext(_metadata, &attr, getpid(),
-			      PERF_FLAG_PID_PROCESS);
+		fd = open_ext(_metadata, &attr, getpid(), -1, -1, PERF_FLAG_PID_PROCESS);
 		if (fd < 0)
 			return;
 		child = fork();
@@ -336,21 +322,25 @@ static void tally_sample(const union rb_record *rec, void *arg)
 static void *tid_member(void *arg)
 {
 	struct crew *c = arg;
-	int i;
 
-	pthread_mutex_lock(&c->lock);
-	i = c->faulted++;
-	c->tid[i] = syscall(SYS_gettid);
-	pthread_cond_broadcast(&c->cond);
-	pthread_mutex_unlock(&c->lock);
+	crew_count(c, &c->faulted, syscall(SYS_gettid));
 	crew_wait(c, 1);
 	touch_fresh_pages(PAGES);
-	pthread_mutex_lock(&c->lock);
-	c->done++;
-	pthread_cond_broadcast(&c->cond);
-	pthread_mutex_unlock(&c->lock);
+	crew_count(c, &c->done, 0);
 	crew_wait(c, 2);
 	return NULL;
+}
+
+/* THREADS tid_member()s, each with its tid in c->tid[] */
+static int crew_spawn_tids(struct crew *c)
+{
+	int i;
+
+	for (i = 0; i < THREADS; i++)
+		if (pthread_create(&c->t[c->nr++], NULL, tid_member, c))
+			return -1;
+	crew_await(c, &c->faulted, THREADS);
+	return 0;
 }
 
 /*
@@ -368,17 +358,11 @@ TEST(samples_every_thread_into_one_buffer)
 	int fd, i, old_rate;
 
 	crew_init(&c);
-	for (i = 0; i < THREADS; i++)
-		ASSERT_EQ(0, pthread_create(&c.t[c.nr++], NULL, tid_member,
-					    &c));
-	pthread_mutex_lock(&c.lock);
-	while (c.faulted < THREADS)
-		pthread_cond_wait(&c.cond, &c.lock);
-	pthread_mutex_unlock(&c.lock);
+	ASSERT_EQ(0, crew_spawn_tids(&c));
 	memcpy(t.tid, c.tid, sizeof(t.tid));
 
 	rb_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
-	fd = open_ext(_metadata, &attr, getpid(), PERF_FLAG_PID_PROCESS);
+	fd = open_ext(_metadata, &attr, getpid(), -1, -1, PERF_FLAG_PID_PROCESS);
 	if (fd < 0) {
 		crew_end(&c);
 		return;
@@ -423,7 +407,7 @@ TEST(shared_buffer_many_writers_lose_nothing_silently)
 
 	rb_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.inherit = 1;
-	fd = open_ext(_metadata, &attr, 0, PERF_FLAG_SHARED_BUFFER);
+	fd = open_ext(_metadata, &attr, 0, -1, -1, PERF_FLAG_SHARED_BUFFER);
 	if (fd < 0)
 		return;
 	ASSERT_EQ(0, rb_mmap(&rb, fd, 4, PROT_READ | PROT_WRITE));
