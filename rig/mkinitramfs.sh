@@ -54,6 +54,10 @@ for t in $(sed -n 's/^TEST_GEN_PROGS := //p' "$BASE/tools/testing/selftests/perf
 	CFLAGS="-static -Wl,-no-as-needed -Wall -pthread -I$O/usr/include" \
 		build_prog base base "$BASE/tools/testing/selftests/perf_events/$t.c"
 done
+# a sample program that tests itself (compiled below with the other
+# samples): proc_profile profiles a workload of its own the process-wide
+# way and the upstream way, TAP
+echo "samples 120 samples/proc_profile --self-test" >> "$ROOT/tests/check.list"
 
 # the PMU module of selftests/pmu_module (perf_events/module/), built
 # against this kernel's build directory, in a copy: an external module
