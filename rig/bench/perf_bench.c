@@ -84,6 +84,41 @@
  *	step counts when no PERF_RECORD_LOST appeared and the samples are
  *	within 10% of task time / period. Higher is better (better=higher).
  *
+ * The process rows: a child process of T threads (the crew: the main
+ * thread and T-1 more, asleep on a futex), profiled the way `perf record
+ * -p` does on upstream, or with our PERF_FLAG_PID_PROCESS. The event is
+ * a sampling task-clock (IP|TID|TIME, inherit, as perf record opens it).
+ * The rows named -process- need that flag: on a kernel that refuses it
+ * with EINVAL (upstream) they are left out, with one info line.
+ *
+ *   ctxsw-inherit-1, ctxsw-process-1
+ *	The ctxsw-1 ping-pong with each task's event inherited (attr.inherit),
+ *	or process-wide (PERF_FLAG_PID_PROCESS on its own process, pid 0).
+ *   attach-thread-1, attach-thread-100, attach-thread-1000
+ *	Attach to a crew of T blocked threads as perf record -p does: one
+ *	event per thread per CPU (pid = tid, cpu = c, perf record's 4000 Hz),
+ *	the first on each CPU with 1+8 pages mapped and the others'
+ *	output set to it (PERF_EVENT_IOC_SET_OUTPUT); then unmap and close
+ *	it all. ns per attach (the opens, mmap()s and ioctls; the mean of
+ *	100, 10 or 3 after one untimed attach), with fds= (descriptors),
+ *	locked_kb= (pages mapped) and detach_ns= as fields.
+ *	RLIMIT_NOFILE is raised to fit T * NCPUS descriptors.
+ *   attach-process-1, attach-process-100, attach-process-1000
+ *	The same with one PERF_FLAG_PID_PROCESS event (pid = the crew, cpu
+ *	-1) and one buffer of 1+8 pages: one descriptor whatever T.
+ *   profile-thread-100, profile-process-100
+ *	Both ways attached to a crew of 100 threads, bound to CPUs
+ *	1..NCPUS-1 round-robin, that each run a short spin() loop once,
+ *	sampled every 20 us of task time (a fixed period), while the
+ *	benchmark on CPU 0 drains every buffer (8 data pages each) at each
+ *	poll() wakeup, as perf record does. ns
+ *	from the start to the last thread done; the samples read, the
+ *	samples lost (PERF_FORMAT_LOST summed over the events; lost_records
+ *	from PERF_RECORD_LOST), expected= (task time / period), the threads
+ *	whose tid the samples carry, fds=, locked_kb=, throttles= and
+ *	wakeups= follow; a thread without samples gets an info line. A
+ *	corrupt record, or no sample at all, fails the row.
+ *
  * Every row runs a fixed number of iterations (after a tenth as many
  * untimed ones to warm caches and the scheduler), so both kernels do the
  * same work. One output line per row:
@@ -104,8 +139,12 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
+#include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -119,6 +158,17 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/*
+ * Our extensions (Documentation/perf_events/extensions.rst), which
+ * upstream refuses with EINVAL; its uapi header lacks them.
+ */
+#ifndef PERF_FLAG_PID_PROCESS
+#define PERF_FLAG_PID_PROCESS	0x10UL
+#endif
+#ifndef PERF_FLAG_SHARED_BUFFER
+#define PERF_FLAG_SHARED_BUFFER	0x20UL
+#endif
 
 #define MAX_EVENTS	8
 #define MAX_BOUND	256	/* events per task in the ctxsw-cpu, tick rows */
@@ -214,6 +264,13 @@ static void row_failed(const char *row, const char *what)
 
 /* open_events() opens hardware events (cycles, instructions, ...) */
 static int hw_events;
+/*
+ * open_events() opens inherited events (ctxsw-inherit-1), or passes
+ * these flags (PERF_FLAG_PID_PROCESS for ctxsw-process-1, with pid 0
+ * the caller's process)
+ */
+static int inherit_events;
+static unsigned long open_flags;
 
 /*
  * Open @n software counting events on the calling task, enabled unless
@@ -242,9 +299,10 @@ static int open_events(int *fds, int n, int group, int disabled)
 			attr.read_format |= PERF_FORMAT_GROUP | PERF_FORMAT_ID;
 		/* in a group only the leader's state matters */
 		attr.disabled = disabled && (!group || i == 0);
+		attr.inherit = inherit_events;
 		fds[i] = sys_perf_event_open(&attr, 0, -1,
 					     group && i ? fds[0] : -1,
-					     PERF_FLAG_FD_CLOEXEC);
+					     PERF_FLAG_FD_CLOEXEC | open_flags);
 		if (fds[i] < 0) {
 			for (j = 0; j < i; j++)
 				close(fds[j]);
@@ -1029,7 +1087,36 @@ struct ring {
 	__u64 mask;		/* data bytes - 1: the data size is a power of 2 */
 	__u64 samples, lost, throttles;
 	int corrupt;
+	/*
+	 * With @seen set (the profile rows: IP|TID|TIME samples), each
+	 * sample's tid is looked up in @tids, sorted, and marked in @seen.
+	 */
+	const pid_t *tids;
+	int ntids;
+	unsigned char *seen;
 };
+
+/*
+ * Map @pages data pages (a power of 2) of @fd's buffer, and the user
+ * page before them, into @rb. Returns 0, or -1 with errno set.
+ */
+static int ring_map(struct ring *rb, int fd, size_t pages)
+{
+	size_t psz = sysconf(_SC_PAGESIZE);
+	void *map;
+
+	memset(rb, 0, sizeof(*rb));
+	rb->fd = fd;
+	rb->map_len = (pages + 1) * psz;
+	map = mmap(NULL, rb->map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   fd, 0);
+	if (map == MAP_FAILED)
+		return -1;
+	rb->page = map;
+	rb->data = (char *)map + psz;
+	rb->mask = pages * psz - 1;
+	return 0;
+}
 
 /*
  * A disabled sampling task-clock event on the calling task, any CPU,
@@ -1039,11 +1126,9 @@ struct ring {
  */
 static int ring_open(struct ring *rb, int freq, __u64 value, size_t pages)
 {
-	size_t psz = sysconf(_SC_PAGESIZE);
 	struct perf_event_attr attr;
-	void *map;
+	int fd;
 
-	memset(rb, 0, sizeof(*rb));
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_SOFTWARE;
@@ -1055,19 +1140,13 @@ static int ring_open(struct ring *rb, int freq, __u64 value, size_t pages)
 	else
 		attr.sample_period = value;
 	attr.disabled = 1;
-	rb->fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (rb->fd < 0)
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
 		return -1;
-	rb->map_len = (pages + 1) * psz;
-	map = mmap(NULL, rb->map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		   rb->fd, 0);
-	if (map == MAP_FAILED) {
-		close(rb->fd);
+	if (ring_map(rb, fd, pages)) {
+		close(fd);
 		return -1;
 	}
-	rb->page = map;
-	rb->data = (char *)map + psz;
-	rb->mask = pages * psz - 1;
 	return 0;
 }
 
@@ -1075,6 +1154,24 @@ static void ring_close(struct ring *rb)
 {
 	munmap(rb->page, rb->map_len);
 	close(rb->fd);
+}
+
+static int cmp_tid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The sample at @tail: header, ip, pid, then the tid this marks seen. */
+static void ring_seen(struct ring *rb, __u64 tail)
+{
+	pid_t tid = *(__u32 *)(rb->data + ((tail + 20) & rb->mask));
+	const pid_t *p = bsearch(&tid, rb->tids, rb->ntids, sizeof(tid),
+				 cmp_tid);
+
+	if (p)
+		rb->seen[p - rb->tids] = 1;
 }
 
 /*
@@ -1099,6 +1196,8 @@ static void ring_drain(struct ring *rb)
 		switch (hdr->type) {
 		case PERF_RECORD_SAMPLE:
 			rb->samples++;
+			if (rb->seen)
+				ring_seen(rb, tail);
 			break;
 		case PERF_RECORD_LOST:
 			/* header, id, then the number of records lost */
@@ -1298,10 +1397,628 @@ fail:
 	ring_close(&rb);
 }
 
+/*
+ * The attach and profile rows: a child process of T threads (the crew)
+ * that the benchmark attaches a sampling task-clock event to, the way
+ * `perf record -p` does on upstream (one event per thread per CPU, one
+ * buffer per CPU: attach-thread-T, profile-thread-T), or with one
+ * PERF_FLAG_PID_PROCESS event and one buffer (attach-process-T,
+ * profile-process-T: ours only).
+ */
+#define ATTACH_PAGES	8	/* data pages of every buffer mapped */
+#define ATTACH_FREQ	4000	/* perf record's default sample_freq */
+#define CREW_STACK	(64 * 1024)
+#define PROFILE_ITERS	400000L	/* spin() iterations of a crew thread */
+#define PROFILE_PERIOD	20000	/* ns of task-clock per sample */
+/* header, IP, pid+tid, time: 32 bytes, the tid at byte 20 */
+#define PROFILE_TYPE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME)
+
+static int have_process;	/* the kernel takes PERF_FLAG_PID_PROCESS */
+
+struct crew {
+	pid_t pid;		/* the child process */
+	int n;			/* its threads, the main one among them */
+	/* shared with the child: a run's number, then each thread's tid */
+	struct crew_shared {
+		int run;	/* raised (and woken) to start a run */
+		pid_t tids[];
+	} *sh;
+	int done[2];		/* a byte a thread: started, then ran */
+	long iters;		/* spin() iterations a run */
+};
+
+/* in the child: the crew its threads belong to */
+static struct crew *crew_self;
+
+/*
+ * A crew thread: says it is there, then sleeps on the run number and
+ * runs spin() once each time it goes up. A futex and not a pipe, so
+ * that every thread runs once a run, not the quickest several times.
+ */
+static void *crew_thread(void *arg)
+{
+	struct crew *c = crew_self;
+	long i = (long)arg;
+	int run = 0;
+	char b = 0;
+
+	c->sh->tids[i] = syscall(SYS_gettid);
+	for (;;) {
+		if (write(c->done[1], &b, 1) != 1)
+			_exit(1);
+		while (__atomic_load_n(&c->sh->run, __ATOMIC_ACQUIRE) == run)
+			syscall(SYS_futex, &c->sh->run, FUTEX_WAIT, run,
+				NULL, NULL, 0);
+		run++;
+		__atomic_fetch_add(&sink, spin(c->iters), __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+/*
+ * Thread @i's CPU with @off_cpu0: CPUs 1..ncpus-1 round-robin, away
+ * from the reader of the profile rows, each with the same share of the
+ * threads, so that as many run at once from one boot to the next.
+ */
+static void crew_cpu(cpu_set_t *set, long i)
+{
+	CPU_ZERO(set);
+	CPU_SET(1 + i % (ncpus - 1), set);
+}
+
+/*
+ * The child: its main thread and c->n - 1 more, on CPU 0 (as the
+ * benchmark) or, with @off_cpu0 and CPUs to spare, one each as
+ * crew_cpu() says. Killed by crew_stop().
+ */
+static void crew_child(struct crew *c, int off_cpu0)
+{
+	pthread_attr_t attr;
+	cpu_set_t set;
+	pthread_t t;
+	long i;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	close(c->done[0]);
+	crew_self = c;
+	off_cpu0 = off_cpu0 && ncpus > 1;
+	if (off_cpu0) {
+		crew_cpu(&set, 0);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			_exit(1);
+	}
+	if (pthread_attr_init(&attr) ||
+	    pthread_attr_setstacksize(&attr, CREW_STACK))
+		_exit(1);
+	for (i = 1; i < c->n; i++) {
+		if (off_cpu0) {
+			crew_cpu(&set, i);
+			if (pthread_attr_setaffinity_np(&attr, sizeof(set),
+							&set))
+				_exit(1);
+		}
+		if (pthread_create(&t, &attr, crew_thread, (void *)i))
+			_exit(1);
+	}
+	crew_thread(NULL);
+	_exit(0);
+}
+
+static size_t crew_size(int n)
+{
+	return sizeof(struct crew_shared) + n * sizeof(pid_t);
+}
+
+static void crew_stop(struct crew *c)
+{
+	int i;
+
+	if (c->pid > 0) {
+		kill(c->pid, SIGKILL);
+		waitpid(c->pid, NULL, 0);
+	}
+	for (i = 0; i < 2; i++)
+		if (c->done[i] >= 0)
+			close(c->done[i]);
+	if (c->sh != MAP_FAILED)
+		munmap(c->sh, crew_size(c->n));
+}
+
+/* Take @n bytes from the done pipe. Returns 0, or -1 if the crew died. */
+static int crew_wait(struct crew *c, int n)
+{
+	char buf[256];
+	ssize_t r;
+
+	while (n > 0) {
+		r = read(c->done[0], buf,
+			 n < (int)sizeof(buf) ? (size_t)n : sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			errno = r ? errno : ECHILD;
+			return -1;
+		}
+		n -= r;
+	}
+	return 0;
+}
+
+/*
+ * Start a crew of @n threads, each running spin(@iters) once a run,
+ * and wait until every thread is there. Returns 0, or -1 with the row
+ * failed and nothing left behind.
+ */
+static int crew_start(struct crew *c, const char *row, int n, long iters,
+		      int off_cpu0)
+{
+	memset(c, 0, sizeof(*c));
+	c->n = n;
+	c->iters = iters;
+	c->done[0] = -1;
+	c->done[1] = -1;
+	c->sh = mmap(NULL, crew_size(n), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (c->sh == MAP_FAILED) {
+		row_failed(row, "mmap");
+		return -1;
+	}
+	if (pipe(c->done)) {
+		row_failed(row, "pipe");
+		crew_stop(c);
+		return -1;
+	}
+	c->pid = fork();
+	if (c->pid == 0)
+		crew_child(c, off_cpu0);
+	if (c->pid < 0) {
+		row_failed(row, "fork");
+		crew_stop(c);
+		return -1;
+	}
+	close(c->done[1]);
+	c->done[1] = -1;
+	if (crew_wait(c, n)) {
+		row_failed(row, "the crew did not start");
+		crew_stop(c);
+		return -1;
+	}
+	return 0;
+}
+
+/* Let every crew thread run spin() once; each says so on the pipe. */
+static void crew_go(struct crew *c)
+{
+	__atomic_fetch_add(&c->sh->run, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &c->sh->run, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+/* What one attach holds: event descriptors and mapped buffers. */
+struct attach {
+	int nfds, nrings;
+	int *fds;		/* room for n threads * ncpus */
+	struct ring *rings;	/* room for ncpus */
+};
+
+static void detach(struct attach *a)
+{
+	int i;
+
+	for (i = 0; i < a->nrings; i++)
+		munmap(a->rings[i].page, a->rings[i].map_len);
+	close_events(a->fds, a->nfds);
+	a->nfds = 0;
+	a->nrings = 0;
+}
+
+/*
+ * Attach @attr to the crew: with @process, one process-wide event (cpu
+ * -1) and its buffer; otherwise as `perf record -p` does, one event per
+ * thread per CPU (pid = tid, cpu = c), the first on each CPU with a
+ * buffer mapped, the others' output set to it. Returns 0, or -1 with
+ * errno set and everything detached.
+ */
+static int attach(struct attach *a, struct crew *c,
+		  struct perf_event_attr *attr, int process)
+{
+	int cpu, t, fd, err;
+
+	if (process) {
+		fd = sys_perf_event_open(attr, c->pid, -1, -1,
+					 PERF_FLAG_PID_PROCESS |
+					 PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		a->fds[a->nfds++] = fd;
+		if (ring_map(&a->rings[0], fd, ATTACH_PAGES))
+			goto fail;
+		a->nrings = 1;
+		return 0;
+	}
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		for (t = 0; t < c->n; t++) {
+			fd = sys_perf_event_open(attr, c->sh->tids[t], cpu, -1,
+						 PERF_FLAG_FD_CLOEXEC);
+			if (fd < 0)
+				goto fail;
+			a->fds[a->nfds++] = fd;
+			if (t) {
+				if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT,
+					  a->rings[cpu].fd))
+					goto fail;
+				continue;
+			}
+			if (ring_map(&a->rings[cpu], fd, ATTACH_PAGES))
+				goto fail;
+			a->nrings++;
+		}
+	}
+	return 0;
+
+fail:
+	err = errno;
+	detach(a);
+	errno = err;
+	return -1;
+}
+
+static int attach_alloc(struct attach *a, const char *row, int n)
+{
+	memset(a, 0, sizeof(*a));
+	a->fds = calloc((size_t)n * ncpus, sizeof(*a->fds));
+	a->rings = calloc(ncpus, sizeof(*a->rings));
+	if (!a->fds || !a->rings) {
+		row_failed(row, "calloc");
+		free(a->fds);
+		free(a->rings);
+		return -1;
+	}
+	return 0;
+}
+
+static void attach_free(struct attach *a)
+{
+	free(a->fds);
+	free(a->rings);
+}
+
+/* the pages a's buffers pin, user pages included, in KiB */
+static long attach_locked_kb(struct attach *a)
+{
+	return a->nrings * (ATTACH_PAGES + 1) * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/*
+ * Room for @need more descriptors (the per-thread way needs threads *
+ * CPUs): the benchmark runs as root and may raise the hard limit.
+ */
+static int nofile_room(const char *row, long need)
+{
+	struct rlimit r;
+
+	need += 64;	/* the benchmark's own */
+	if (getrlimit(RLIMIT_NOFILE, &r) == 0 && (long)r.rlim_cur >= need)
+		return 0;
+	r.rlim_cur = need;
+	if ((long)r.rlim_max < need)
+		r.rlim_max = need;
+	if (setrlimit(RLIMIT_NOFILE, &r) == 0)
+		return 0;
+	row_failed(row, "setrlimit(RLIMIT_NOFILE)");
+	return -1;
+}
+
+/*
+ * The sampling task-clock event both ways attach, inherited as `perf
+ * record` makes it: at perf record's default frequency (@profile 0), or
+ * at a fixed period with the lost count in read() (@profile 1).
+ */
+static void attach_attr(struct perf_event_attr *attr, int profile)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = PERF_COUNT_SW_TASK_CLOCK;
+	attr->sample_type = PROFILE_TYPE;
+	attr->inherit = 1;
+	if (profile) {
+		attr->sample_period = PROFILE_PERIOD;
+		attr->read_format = PERF_FORMAT_LOST;
+	} else {
+		attr->freq = 1;
+		attr->sample_freq = ATTACH_FREQ;
+	}
+}
+
+/*
+ * attach-thread-T, attach-process-T: attach to a crew of @n blocked
+ * threads and detach, @iters times after one untimed round. ns per
+ * attach (the opens, the mmap()s, the SET_OUTPUT ioctls); detaching
+ * (munmap(), close()) is a field.
+ */
+static void bench_attach(const char *row, int process, int n, long iters)
+{
+	double t0, t1, t2, on = 0, off = 0;
+	struct perf_event_attr attr;
+	int nfds = 0, i;
+	struct attach a;
+	struct crew c;
+	long kb = 0;
+
+	if (process && !have_process)
+		return;
+	if (nofile_room(row, (long)n * ncpus) || attach_alloc(&a, row, n))
+		return;
+	if (crew_start(&c, row, n, 0, 0))
+		goto out;
+	attach_attr(&attr, 0);
+	for (i = -1; i < iters; i++) {
+		t0 = now_ns();
+		if (attach(&a, &c, &attr, process)) {
+			row_failed(row, process ?
+				   "perf_event_open(PERF_FLAG_PID_PROCESS)/mmap" :
+				   "perf_event_open/mmap/SET_OUTPUT");
+			goto out_crew;
+		}
+		t1 = now_ns();
+		nfds = a.nfds;
+		kb = attach_locked_kb(&a);
+		detach(&a);
+		t2 = now_ns();
+		if (i >= 0) {
+			on += t1 - t0;
+			off += t2 - t1;
+		}
+	}
+	printf("bench %s %.1f iters=%ld unit=ns/attach threads=%d cpus=%d",
+	       row, on / iters, iters, n, ncpus);
+	printf(" fds=%d locked_kb=%ld detach_ns=%.1f\n", nfds, kb, off / iters);
+	fflush(stdout);
+out_crew:
+	crew_stop(&c);
+out:
+	attach_free(&a);
+}
+
+/*
+ * Wait for the crew's run while draining every buffer at each wakeup
+ * (poll() on the mapped events, as perf record does, and on the done
+ * pipe). Returns the wakeups, or -1 with errno set.
+ */
+static long profile_drain(struct attach *a, struct crew *c)
+{
+	struct pollfd *pfd = calloc(1 + a->nrings, sizeof(*pfd));
+	int left = c->n, i;
+	long wakeups = 0;
+	char buf[256];
+	ssize_t r;
+
+	if (!pfd)
+		return -1;
+	pfd[0].fd = c->done[0];
+	pfd[0].events = POLLIN;
+	for (i = 0; i < a->nrings; i++) {
+		pfd[1 + i].fd = a->rings[i].fd;
+		pfd[1 + i].events = POLLIN;
+	}
+	while (left > 0) {
+		if (poll(pfd, 1 + a->nrings, 1000) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		wakeups++;
+		if (pfd[0].revents) {
+			r = read(c->done[0], buf, left < (int)sizeof(buf) ?
+				 (size_t)left : sizeof(buf));
+			if (r <= 0) {
+				errno = r ? errno : ECHILD;
+				break;
+			}
+			left -= r;
+		}
+		for (i = 0; i < a->nrings; i++)
+			ring_drain(&a->rings[i]);
+	}
+	free(pfd);
+	return left ? -1 : wakeups;
+}
+
+/*
+ * task-clock samples from an hrtimer, which until the kernel switches
+ * to high resolution mode (after its clocksource is settled, a second
+ * or so into the boot) fires only at ticks: a profile row run first
+ * (BENCH_ROWS) would see a sample every tick. Wait up to 10 s for it.
+ */
+static int wait_hres(const char *row)
+{
+	struct timespec res, ms = { 0, 10000000 };
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		if (clock_getres(CLOCK_MONOTONIC, &res) == 0 &&
+		    !res.tv_sec && res.tv_nsec < 1000)
+			return 0;
+		nanosleep(&ms, NULL);
+	}
+	errno = ETIME;
+	row_failed(row, "hrtimers not in high resolution mode");
+	return -1;
+}
+
+/*
+ * A crew thread none of whose samples came: say which (an info line),
+ * and with the per-thread way how much task time its event on each CPU
+ * counted.
+ */
+static void profile_unsampled(const char *row, struct attach *a,
+			      struct crew *c, pid_t tid)
+{
+	int t, cpu;
+	__u64 v[2];
+
+	for (t = 0; t < c->n && c->sh->tids[t] != tid; t++)
+		;
+	printf("info %s unsampled thread %d tid %d task_ns", row, t, tid);
+	for (cpu = 0; a->nfds == c->n * ncpus && cpu < ncpus; cpu++)
+		if (read(a->fds[cpu * c->n + t], v, sizeof(v)) == sizeof(v))
+			printf(" cpu%d=%llu", cpu, (unsigned long long)v[0]);
+	printf("\n");
+}
+
+/*
+ * profile-thread-T, profile-process-T: a crew of @n threads on CPUs
+ * 1..ncpus-1 runs spin(@iters) once each while sampled every
+ * PROFILE_PERIOD ns of task time; the benchmark, on CPU 0, drains the
+ * buffers as perf record does. ns per run (go to the last thread
+ * done); samples read, samples lost (PERF_FORMAT_LOST, and the
+ * PERF_RECORD_LOST totals), the samples the task time predicts and
+ * the threads whose tid the samples carried are fields.
+ */
+static void bench_profile(const char *row, int process, int n, long iters)
+{
+	__u64 samples = 0, lost_rec = 0, lost = 0, throttles = 0, task_ns = 0;
+	__u64 v[2];
+	const char *rate = "/proc/sys/kernel/perf_event_max_sample_rate";
+	struct perf_event_attr attr;
+	unsigned char *seen = NULL;
+	pid_t *sorted = NULL;
+	int nseen = 0, corrupt = 0, i;
+	long wakeups;
+	struct attach a;
+	struct crew c;
+	double t0, t1;
+
+	if (process && !have_process)
+		return;
+	if (wait_hres(row) || nofile_room(row, (long)n * ncpus) ||
+	    attach_alloc(&a, row, n))
+		return;
+	if (crew_start(&c, row, n, iters, 1))
+		goto out;
+	sorted = malloc(n * sizeof(*sorted));
+	seen = calloc(n, 1);
+	if (!sorted || !seen) {
+		row_failed(row, "malloc");
+		goto out_crew;
+	}
+	memcpy(sorted, c.sh->tids, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_tid);
+	attach_attr(&attr, 1);
+	if (attach(&a, &c, &attr, process)) {
+		row_failed(row, process ?
+			   "perf_event_open(PERF_FLAG_PID_PROCESS)/mmap" :
+			   "perf_event_open/mmap/SET_OUTPUT");
+		goto out_crew;
+	}
+	for (i = 0; i < a.nrings; i++) {
+		a.rings[i].tids = sorted;
+		a.rings[i].ntids = n;
+		a.rings[i].seen = seen;
+	}
+	t0 = now_ns();
+	crew_go(&c);
+	wakeups = profile_drain(&a, &c);
+	t1 = now_ns();
+	if (wakeups < 0) {
+		row_failed(row, "poll/read(done)");
+		goto out_detach;
+	}
+	for (i = 0; i < a.nrings; i++) {
+		ring_drain(&a.rings[i]);
+		samples += a.rings[i].samples;
+		lost_rec += a.rings[i].lost;
+		throttles += a.rings[i].throttles;
+		corrupt |= a.rings[i].corrupt;
+	}
+	for (i = 0; i < a.nfds; i++) {
+		if (read(a.fds[i], v, sizeof(v)) != sizeof(v)) {
+			row_failed(row, "read(PERF_FORMAT_LOST)");
+			goto out_detach;
+		}
+		task_ns += v[0];
+		lost += v[1];
+	}
+	for (i = 0; i < n; i++) {
+		nseen += seen[i];
+		if (!seen[i])
+			profile_unsampled(row, &a, &c, sorted[i]);
+	}
+	/*
+	 * Every thread ran for many periods: one without samples, with
+	 * nothing lost, is named above, and threads_sampled says so.
+	 */
+	if (corrupt || !samples) {
+		errno = EIO;
+		row_failed(row, corrupt ? "corrupt record" : "no samples");
+		goto out_detach;
+	}
+	printf("bench %s %.1f iters=%ld unit=ns/run threads=%d cpus=%d",
+	       row, t1 - t0, iters, n, ncpus);
+	printf(" fds=%d locked_kb=%ld period=%d samples=%llu lost=%llu",
+	       a.nfds, attach_locked_kb(&a), PROFILE_PERIOD,
+	       (unsigned long long)samples, (unsigned long long)lost);
+	printf(" lost_records=%llu expected=%llu threads_sampled=%d",
+	       (unsigned long long)lost_rec,
+	       (unsigned long long)(task_ns / PROFILE_PERIOD), nseen);
+	printf(" throttles=%llu wakeups=%ld max_rate=%ld\n",
+	       (unsigned long long)throttles, wakeups, read_sysctl(rate));
+	fflush(stdout);
+out_detach:
+	detach(&a);
+out_crew:
+	crew_stop(&c);
+	free(sorted);
+	free(seen);
+out:
+	attach_free(&a);
+}
+
+/*
+ * Does this kernel take PERF_FLAG_PID_PROCESS? Upstream says EINVAL:
+ * its rows are then left out (rig/bench.sh expects them from ours
+ * only). Any other error lets the rows run and fail with it.
+ */
+static void probe_process(void)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	fd = sys_perf_event_open(&attr, 0, -1, -1,
+				 PERF_FLAG_PID_PROCESS | PERF_FLAG_FD_CLOEXEC);
+	have_process = fd >= 0 || errno != EINVAL;
+	if (fd >= 0)
+		close(fd);
+	if (!have_process) {
+		printf("info the process rows are left out: PERF_FLAG_PID_PROCESS: %s\n",
+		       strerror(errno));
+		fflush(stdout);
+	}
+}
+
+/* the attach rows, in the order they run: each way, then more threads */
+static const struct {
+	const char *row;
+	int process, threads;
+	long iters;
+} attach_rows[] = {
+	{ "attach-thread-1", 0, 1, 100 },
+	{ "attach-process-1", 1, 1, 100 },
+	{ "attach-thread-100", 0, 100, 10 },
+	{ "attach-process-100", 1, 100, 10 },
+	{ "attach-thread-1000", 0, 1000, 3 },
+	{ "attach-process-1000", 1, 1000, 3 },
+};
+
 int main(int argc, char **argv)
 {
 	const char *rate = "/proc/sys/kernel/perf_event_max_sample_rate";
 	struct rlimit nofile;
+	unsigned int i;
 
 	if (argc > 1 && argv[1][0] == 'x')
 		multiplier = strtol(argv[1] + 1, NULL, 0);
@@ -1425,5 +2142,39 @@ int main(int argc, char **argv)
 			     ITERS(WORK_ITERS));
 	if (row_wanted("sample-rate-max"))
 		bench_sample_rate("sample-rate-max", ITERS(RATE_ITERS));
+
+	/*
+	 * The rows of a process of many threads last of all: the attach
+	 * rows leave the file table large, and the profile rows' samples
+	 * may make the kernel lower perf_event_max_sample_rate.
+	 */
+	if (row_wanted("ctxsw-process-1") || row_wanted("attach-process-1") ||
+	    row_wanted("attach-process-100") ||
+	    row_wanted("attach-process-1000") ||
+	    row_wanted("profile-process-100"))
+		probe_process();
+	if (row_wanted("ctxsw-inherit-1")) {
+		inherit_events = 1;
+		bench_ctxsw("ctxsw-inherit-1", 1, 0, NULL, ITERS(150000));
+		inherit_events = 0;
+	}
+	if (row_wanted("ctxsw-process-1") && have_process) {
+		open_flags = PERF_FLAG_PID_PROCESS;
+		bench_ctxsw("ctxsw-process-1", 1, 0, NULL, ITERS(150000));
+		open_flags = 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(attach_rows); i++) {
+		if (row_wanted(attach_rows[i].row))
+			bench_attach(attach_rows[i].row,
+				     attach_rows[i].process,
+				     attach_rows[i].threads,
+				     ITERS(attach_rows[i].iters) ?: 1);
+	}
+	if (row_wanted("profile-thread-100"))
+		bench_profile("profile-thread-100", 0, 100,
+			      ITERS(PROFILE_ITERS));
+	if (row_wanted("profile-process-100"))
+		bench_profile("profile-process-100", 1, 100,
+			      ITERS(PROFILE_ITERS));
 	return failed;
 }
