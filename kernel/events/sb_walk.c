@@ -11,7 +11,15 @@
  *  - asked for this kind of record in its attr,
  *  - is enabled (INACTIVE or ACTIVE: not OFF, ERROR, EXIT or DEAD),
  *  - may count on this CPU (its cpu is -1 or this one, and its PMU does
- *    not filter this CPU out).
+ *    not filter this CPU out),
+ * as long as this CPU's perf context is online.  From the perf teardown
+ * of an outgoing CPU until it is back, nothing is written here: once
+ * __cpu_disable() has run the CPU takes no interrupt (x86 turns its
+ * local APIC off) and smpcfd_dying_cpu() has run its irq_work for the
+ * last time, so the wakeup a record queues (the stopper parking after
+ * take_cpu_down() writes a SWITCH record) would stay on that CPU's list
+ * for good, and perf_event_free()'s irq_work_sync() would spin on it.
+ * Nothing counts there then either.
  * Inherited copies live in the child's context, so they see what the child
  * does; their output lands in the original's buffer (rb_buffer.c follows
  * event->parent).  Like upstream, an event of a CPU context that asked only
@@ -226,6 +234,9 @@ int sb_walk(enum perf_sb_kind kind, sb_match_t match, sb_emit_t emit,
 	local_irq_save(flags);
 	rcu_read_lock();
 	cpuctx = this_cpu_ptr(&perf_cpu_ctx);
+	/* set and cleared on this CPU with IRQs off (context.c) */
+	if (!cpuctx->online)
+		goto out;
 	tctx = rcu_dereference(current->perf_event_ctxp);
 	/* unlocked peeks: an event being installed right now may miss it */
 	if (tctx && !READ_ONCE(tctx->nr_events))
