@@ -576,10 +576,13 @@ struct perf_event {
 	struct perf_event		*parent;
 	/*
 	 * PERF_FLAG_PID_PROCESS and PERF_FLAG_SHARED_BUFFER as opened (our
-	 * extensions); a process-wide original is on process.c's list.
+	 * extensions); a process-wide original is in process.c's table,
+	 * hashed by its process's signal_struct (process_key, compared and
+	 * never dereferenced).
 	 */
 	unsigned int			ext_flags;
-	struct list_head		process_entry;
+	struct hlist_node		process_entry;
+	const void			*process_key;
 	struct mutex			child_mutex;	/* nests in ctx->mutex */
 	struct list_head		child_list;
 	atomic64_t			child_count;

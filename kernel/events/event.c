@@ -178,13 +178,13 @@ static void perf_event_init_links(struct perf_event *event)
 		&event->sibling_list, &event->sibling_entry,
 		&event->active_entry, &event->child_list,
 		&event->owner_entry, &event->rb_entry,
-		&event->process_entry,
 	};
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(lists); i++)
 		INIT_LIST_HEAD(lists[i]);
 	INIT_HLIST_NODE(&event->hlist_entry);
+	INIT_HLIST_NODE(&event->process_entry);
 	mutex_init(&event->child_mutex);
 	init_waitqueue_head(&event->waitq);
 	init_irq_work(&event->pending_irq, perf_pending_work);

@@ -14,17 +14,24 @@
  * group is inherited across CLONE_THREAD whatever attr.inherit says).  The
  * one gap: a thread whose fork copied its parent's events just before the
  * open attached its parent, but which joined the thread list just after
- * the open walked it.  To close it, the open registers the event on
- * perf_process_list before walking the threads, and perf_event_fork()
- * (perf_process_fork()), which runs after the new thread is on the list,
- * looks the list up: whichever of the two comes second sees the thread.
- * The smp_mb() on both sides orders "register, then walk" against "join
- * the list, then look up".
+ * the open walked it.  To close it, the open registers the event before
+ * walking the threads, and perf_event_fork() (perf_process_fork()), which
+ * runs after the new thread is on the list, looks its process up: whichever
+ * of the two comes second sees the thread.  The smp_mb() on both sides
+ * orders "register, then walk" against "join the list, then look up".
+ *
+ * The register is a hash table keyed by the process (its signal_struct),
+ * so that a fork in a process nobody profiles this way costs one bucket
+ * walk under RCU and no lock.  A fork in a profiled process takes the
+ * mutex and finds, almost always, that its fork gave it the copy already.
  *
  * Locking: perf_process_mutex serializes every copy made here (open,
- * fork, release), so "has this thread a copy yet?" and making one cannot
- * race; inside it, the original's ctx->mutex, then the thread's.
+ * fork, release) and every change to the table, so "has this thread a
+ * copy yet?" and making one cannot race; inside it, the original's
+ * ctx->mutex, then the thread's.  The table is read under RCU: an event
+ * outlives a grace period after it leaves it (perf_event_free()).
  */
+#include <linux/hashtable.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -35,9 +42,18 @@
 #include "process.h"
 #include "read.h"
 
+#define PERF_PROCESS_HASH_BITS	6
+
 static DEFINE_MUTEX(perf_process_mutex);
-static LIST_HEAD(perf_process_list);
+static DEFINE_HASHTABLE(perf_process_hash, PERF_PROCESS_HASH_BITS);
 static atomic_t perf_process_nr = ATOMIC_INIT(0);
+
+/* the event is registered for @task's process */
+static bool perf_process_match(struct perf_event *event,
+			       struct task_struct *task)
+{
+	return READ_ONCE(event->process_key) == task->signal;
+}
 
 /* @ctx's copy of @orig, if it has one */
 static struct perf_event *perf_copy_in(struct perf_event_context *ctx,
@@ -112,7 +128,9 @@ int perf_process_follow(struct perf_event *event, struct task_struct *task)
 	int nr, i, err = 0;
 
 	mutex_lock(&perf_process_mutex);
-	list_add_tail(&event->process_entry, &perf_process_list);
+	WRITE_ONCE(event->process_key, task->signal);
+	hash_add_rcu(perf_process_hash, &event->process_entry,
+		     (unsigned long)task->signal);
 	atomic_inc(&perf_process_nr);
 	/* registered, then walk: pairs with perf_process_fork()'s */
 	smp_mb();
@@ -164,8 +182,8 @@ void perf_process_forget(struct perf_event *event)
 	if (!perf_event_process_wide(event) || event->parent)
 		return;
 	mutex_lock(&perf_process_mutex);
-	if (!list_empty(&event->process_entry)) {
-		list_del_init(&event->process_entry);
+	if (hash_hashed(&event->process_entry)) {
+		hash_del_rcu(&event->process_entry);
 		atomic_dec(&perf_process_nr);
 	}
 	mutex_unlock(&perf_process_mutex);
@@ -180,7 +198,9 @@ void perf_process_forget(struct perf_event *event)
  */
 void perf_process_fork(struct task_struct *task)
 {
+	unsigned long key = (unsigned long)task->signal;
 	struct perf_event *event;
+	bool found = false;
 
 	if (thread_group_leader(task))
 		return;
@@ -189,9 +209,21 @@ void perf_process_fork(struct task_struct *task)
 	if (likely(!atomic_read(&perf_process_nr)))
 		return;
 
+	rcu_read_lock();
+	hash_for_each_possible_rcu(perf_process_hash, event, process_entry, key)
+		found |= perf_process_match(event, task);
+	rcu_read_unlock();
+	if (!found)
+		return;
+
+	/*
+	 * What RCU saw may have left since; under the mutex every entry is
+	 * registered, and its target (which the event pins) keeps the
+	 * signal_struct of its key from being freed and reused.
+	 */
 	mutex_lock(&perf_process_mutex);
-	list_for_each_entry(event, &perf_process_list, process_entry) {
-		if (event->hw.target && event->hw.target->signal == task->signal)
+	hash_for_each_possible(perf_process_hash, event, process_entry, key) {
+		if (perf_process_match(event, task))
 			perf_process_attach(event, task);
 	}
 	mutex_unlock(&perf_process_mutex);

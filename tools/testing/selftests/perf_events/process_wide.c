@@ -16,8 +16,10 @@
  * flag, and each test checks that it says EINVAL there.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,6 +265,109 @@ TEST(read_threads_gives_each_thread)
 	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_READ_THREADS, &r));
 	EXPECT_EQ(EINVAL, errno);
 	close(fd);
+}
+
+/*
+ * Threads created while the open attaches: a thread whose fork copied its
+ * parent's events before the open reached the parent, and which joined the
+ * thread list after the open walked it, must still get its copy.  A
+ * spawner creates threads as fast as it can from just before the open to
+ * after it; then every live thread must be listed by READ_THREADS.
+ */
+#define CHURN_ROUNDS	64
+#define CHURN_MAX	64
+
+struct churn {
+	pthread_t t[CHURN_MAX];
+	int nr;
+	int stop;
+	int stopped;	/* the spawner saw stop and made its last thread */
+	int release;
+};
+
+static void *churn_idle(void *arg)
+{
+	struct churn *ch = arg;
+
+	while (!__atomic_load_n(&ch->release, __ATOMIC_ACQUIRE))
+		usleep(500);
+	return NULL;
+}
+
+static void *churn_spawn(void *arg)
+{
+	struct churn *ch = arg;
+
+	while (!__atomic_load_n(&ch->stop, __ATOMIC_ACQUIRE) &&
+	       ch->nr < CHURN_MAX)
+		if (!pthread_create(&ch->t[ch->nr], NULL, churn_idle, ch))
+			__atomic_store_n(&ch->nr, ch->nr + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&ch->stopped, 1, __ATOMIC_RELEASE);
+	/* alive until the check, like the threads it made */
+	return churn_idle(ch);
+}
+
+static int live_threads(void)
+{
+	char path[64];
+	struct dirent *d;
+	int n = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", getpid());
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)))
+		n += d->d_name[0] != '.';
+	closedir(dir);
+	return n;
+}
+
+TEST(threads_created_during_the_open_are_attached)
+{
+	struct {
+		struct perf_event_thread_values h;
+		struct perf_event_thread_value v[CHURN_MAX + 2];
+	} r;
+	struct perf_event_attr attr;
+	int round, missed = 0;
+
+	for (round = 0; round < CHURN_ROUNDS; round++) {
+		struct churn ch = { };
+		pthread_t spawner;
+		int fd, live;
+
+		ASSERT_EQ(0, pthread_create(&spawner, NULL, churn_spawn, &ch));
+		/* a few threads in, so that the walk has some to attach */
+		while (__atomic_load_n(&ch.nr, __ATOMIC_RELAXED) < round % 8)
+			sched_yield();
+		fault_attr(&attr);
+		fd = open_ext(_metadata, &attr, getpid(), -1, -1,
+			      PERF_FLAG_PID_PROCESS);
+		__atomic_store_n(&ch.stop, 1, __ATOMIC_RELEASE);
+		while (!__atomic_load_n(&ch.stopped, __ATOMIC_ACQUIRE))
+			usleep(100);
+
+		if (fd >= 0) {
+			live = live_threads();
+			memset(&r, 0, sizeof(r));
+			r.h.nr = CHURN_MAX + 2;
+			EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_READ_THREADS, &r));
+			if (live != (int)r.h.nr)
+				missed++;
+			EXPECT_EQ(live, (int)r.h.nr)
+				TH_LOG("round %d: %d threads, %u attached",
+				       round, live, r.h.nr);
+			close(fd);
+		}
+		__atomic_store_n(&ch.release, 1, __ATOMIC_RELEASE);
+		pthread_join(spawner, NULL);
+		while (ch.nr)
+			pthread_join(ch.t[--ch.nr], NULL);
+		if (fd < 0 || missed)
+			break;
+	}
 }
 
 /* A new process is the event's only with attr.inherit. */
