@@ -1623,6 +1623,27 @@ static void dump_tasks(void)
 	closedir(d);
 }
 
+/*
+ * Threads of this process the kernel still lists.  A thread that has
+ * counted itself out (live_threads) or been joined is not gone yet: the
+ * kernel clears its tid before it releases its events, and leaves
+ * /proc/self/task only after.  Until then its events may still run.
+ */
+static int tasks_of_self(void)
+{
+	struct dirent *e;
+	int n = 0;
+	DIR *d;
+
+	d = opendir("/proc/self/task");
+	if (!d)
+		return 1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
 #define HELD_CPUS	64	/* CPUs checked: the guests have a few */
 
 /*
@@ -1835,11 +1856,13 @@ TEST(random_ops)
 		}
 	}
 	while (!stuck && (__atomic_load_n(&live_threads, __ATOMIC_RELAXED) ||
-			  __atomic_load_n(&live_children, __ATOMIC_RELAXED))) {
+			  __atomic_load_n(&live_children, __ATOMIC_RELAXED) ||
+			  tasks_of_self() > 1)) {
 		reap_children();
 		if (past(&grace)) {
-			ksft_print_msg("fuzz: %d threads, %d children left %d s after the stop\n",
-				       live_threads, live_children, GRACE_SECONDS);
+			ksft_print_msg("fuzz: %d threads (%d tasks), %d children left %d s after the stop\n",
+				       live_threads, tasks_of_self(),
+				       live_children, GRACE_SECONDS);
 			stuck = true;
 			break;
 		}
