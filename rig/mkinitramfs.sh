@@ -78,8 +78,11 @@ fi
 
 # the host's perf tool and bpftrace against this kernel (rig/perf-tool.sh,
 # rig/perf-modes.sh, rig/bpftrace.sh): x86_64
-# only, where the guest can run the host's binaries from its 9p share
-if [ "$ARCH" = x86_64 ]; then
+# only, where the guest can run the host's binaries from its 9p share,
+# and not on DEBUG=1 kernels, which get no share (rig/qemu.sh says why)
+if [ "$ARCH" = x86_64 ] && [ "$DEBUG" = 1 ]; then
+	log "DEBUG=1: no tool/* suites (a debug kernel hangs mounting the host share)"
+elif [ "$ARCH" = x86_64 ]; then
 	mkdir -p "$ROOT/tests/tool"
 	# -O0: see rig/guest/hotspots.c for why, frame pointers throughout
 	if "$TARGET_CC" -static -O0 -fno-omit-frame-pointer -Wall \
