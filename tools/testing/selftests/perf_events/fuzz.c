@@ -1699,6 +1699,58 @@ static int pmus_left_held(void)
  */
 #define HELD_TRIES	10
 
+/*
+ * Who holds a perf event descriptor now: every task's perf fds with the
+ * fdinfo of each, so that a hold the retries see clear can still be told
+ * apart: a descriptor some task (an exiting child, a thread of ours) has
+ * not closed yet, or none at all and so a release in flight in the kernel.
+ */
+static void dump_perf_fds(void)
+{
+	char path[300], link[64], line[256];
+	struct dirent *p, *f;
+	DIR *proc, *fds;
+	int found = 0;
+	FILE *info;
+	ssize_t len;
+
+	proc = opendir("/proc");
+	if (!proc)
+		return;
+	while ((p = readdir(proc))) {
+		if (p->d_name[0] < '0' || p->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fd", p->d_name);
+		fds = opendir(path);
+		if (!fds)
+			continue;
+		while ((f = readdir(fds))) {
+			snprintf(path, sizeof(path), "/proc/%s/fd/%s",
+				 p->d_name, f->d_name);
+			len = readlink(path, link, sizeof(link) - 1);
+			if (len <= 0)
+				continue;
+			link[len] = '\0';
+			if (!strstr(link, "perf_event"))
+				continue;
+			found++;
+			ksft_print_msg("fuzz: pid %s fd %s is a perf event\n",
+				       p->d_name, f->d_name);
+			snprintf(path, sizeof(path), "/proc/%s/fdinfo/%s",
+				 p->d_name, f->d_name);
+			info = fopen(path, "r");
+			while (info && fgets(line, sizeof(line), info))
+				ksft_print_msg("fuzz:   %s", line);
+			if (info)
+				fclose(info);
+		}
+		closedir(fds);
+	}
+	closedir(proc);
+	if (!found)
+		ksft_print_msg("fuzz: no task holds a perf event descriptor\n");
+}
+
 static int pmus_still_held(void)
 {
 	int try, held = 0;
@@ -1707,6 +1759,8 @@ static int pmus_still_held(void)
 		held = pmus_left_held();
 		if (!held)
 			break;
+		if (!try)
+			dump_perf_fds();
 		usleep(200000);
 	}
 	if (try)
