@@ -267,6 +267,13 @@ enum perf_pmu_scope {
  * @start_txn: begin a group transaction (PERF_PMU_TXN_*)
  * @cancel_txn: undo the transaction
  * @commit_txn: check the group fits; 0 or -EAGAIN
+ * @setup_aux: an AUX area of @nr_pages pages (@pages, kernel addresses;
+ *	runs of 2^order physically contiguous pages start with a page whose
+ *	page_private() is the order) was mapped: return the driver's
+ *	state for it, or NULL to refuse; @overwrite: snapshot mode
+ * @free_aux: the area's mapping went: free what @setup_aux returned
+ *	(process context)
+ * @snapshot_aux: copy the newest AUX data into a sample (PERF_SAMPLE_AUX)
  *
  * Only @event_init, @add, @del, @start, @stop and @read are required.
  */
@@ -317,6 +324,14 @@ struct pmu {
 	void (*start_txn)(struct pmu *pmu, unsigned int txn_flags);
 	void (*cancel_txn)(struct pmu *pmu);
 	int (*commit_txn)(struct pmu *pmu);
+
+	/* the AUX area: hardware tracers write it (kernel/events/rb_aux.c) */
+	void *(*setup_aux)(struct perf_event *event, void **pages,
+			   int nr_pages, bool overwrite);
+	void (*free_aux)(void *aux);
+	long (*snapshot_aux)(struct perf_event *event,
+			     struct perf_output_handle *handle,
+			     unsigned long size);
 };
 
 /* sysfs helpers for PMU drivers: events/ and format/ attributes */
@@ -1069,9 +1084,18 @@ static inline void perf_sample_save_raw_data(struct perf_sample_data *data,
  * Where a record is being written in the ring buffer.  The copy cursor
  * (@addr, @size, @page) comes first: perf_output_put() updates it for each
  * field of a record.
+ *
+ * An AUX transaction (perf_aux_output_begin() to perf_aux_output_end())
+ * uses the same handle differently: @head is the AUX position the driver
+ * writes at, @size the room it has there, @wakeup the position at which
+ * the reader wants waking and @aux_flags the PERF_AUX_FLAG_* of the
+ * PERF_RECORD_AUX that ends it; @event is NULL outside a transaction.
  */
 struct perf_output_handle {
-	void				*addr;
+	union {
+		void			*addr;		/* ring buffer */
+		unsigned long		head;		/* AUX area */
+	};
 	unsigned long			size;
 	int				page;
 	struct perf_event		*event;
@@ -1140,6 +1164,50 @@ static inline bool is_default_overflow_handler(struct perf_event *event)
 void perf_event_update_userpage(struct perf_event *event);
 void arch_perf_update_userpage(struct perf_event *event,
 			       struct perf_event_mmap_page *userpg, u64 now);
+
+/* the AUX area, for drivers of hardware tracers (kernel/events/rb_aux.c) */
+void *perf_aux_output_begin(struct perf_output_handle *handle,
+			    struct perf_event *event);
+void perf_aux_output_end(struct perf_output_handle *handle,
+			 unsigned long size);
+int perf_aux_output_skip(struct perf_output_handle *handle,
+			 unsigned long size);
+void perf_aux_output_flag(struct perf_output_handle *handle, u64 flags);
+void *perf_get_aux(struct perf_output_handle *handle);
+void perf_report_aux_output_id(struct perf_event *event, u64 hw_id);
+void perf_event_itrace_started(struct perf_event *event);
+#else
+static inline void *perf_aux_output_begin(struct perf_output_handle *handle,
+					  struct perf_event *event)
+{
+	return NULL;
+}
+
+static inline void perf_aux_output_end(struct perf_output_handle *handle,
+				       unsigned long size)
+{
+}
+
+static inline int perf_aux_output_skip(struct perf_output_handle *handle,
+				       unsigned long size)
+{
+	return -EINVAL;
+}
+
+static inline void perf_aux_output_flag(struct perf_output_handle *handle,
+					u64 flags)
+{
+}
+
+static inline void *perf_get_aux(struct perf_output_handle *handle)
+{
+	return NULL;
+}
+
+static inline void perf_report_aux_output_id(struct perf_event *event,
+					     u64 hw_id)
+{
+}
 #endif /* CONFIG_PERF_EVENTS */
 
 #define perf_output_put(handle, x) __perf_output_put((handle), &(x), sizeof(x))

@@ -45,6 +45,30 @@ struct perf_buffer {
 	/* events writing here: for wakeups (RCU list, perf_rb_mutex) */
 	struct list_head		event_list;
 
+	/*
+	 * The AUX area (rb_aux.c): a second mapping a hardware tracer
+	 * writes.  aux_nr_pages != 0 while it exists; aux_refcount is one
+	 * for the mapping plus one per open transaction, and the pages go
+	 * with the last.  aux_head, aux_wakeup and aux_busy belong to the
+	 * one writer of the moment (a transaction runs on the writing
+	 * event's CPU with IRQs off, or from pmu::add() to pmu::del()).
+	 */
+	void				**aux_pages;
+	int				aux_nr_pages;
+	bool				aux_overwrite;	/* mapped read-only */
+	bool				aux_busy;	/* a transaction is open */
+	pgoff_t				aux_pgoff;
+	atomic_t			aux_mmap_count;	/* VMAs; 0: no new writer */
+	refcount_t			aux_refcount;
+	unsigned long			aux_head;
+	unsigned long			aux_wakeup;	/* head at the last wakeup */
+	unsigned long			aux_watermark;
+	void				*aux_priv;	/* the driver's, setup_aux() */
+	void				(*free_aux)(void *aux);
+	unsigned long			aux_locked;	/* pages charged to mm */
+	struct user_struct		*aux_user;	/* pages charged here */
+	struct work_struct		aux_free_work;
+
 	struct perf_event_mmap_page	*user_page;
 	void				*data_pages[];
 };
@@ -131,8 +155,23 @@ static inline void rb_shared_end(struct perf_output_handle *handle)
 }
 #endif
 
+static inline unsigned long rb_aux_size(struct perf_buffer *rb)
+{
+	return (unsigned long)rb->aux_nr_pages << PAGE_SHIFT;
+}
+
 /* rb_mmap.c */
 int perf_mmap(struct file *file, struct vm_area_struct *vma);
+long rb_charge_check(struct vm_area_struct *vma, unsigned long pages);
+
+/* rb_aux.c: the AUX area's pages, for rb_mmap.c */
+int rb_aux_alloc(struct perf_buffer *rb, struct perf_event *event,
+		 pgoff_t pgoff, int nr_pages, bool overwrite);
+int rb_aux_map(struct perf_buffer *rb, struct vm_area_struct *vma);
+void rb_aux_unmap(struct perf_buffer *rb, struct mm_struct *mm);
+void rb_aux_put(struct perf_buffer *rb);
+void rb_aux_init(struct perf_buffer *rb);
+void perf_aux_itrace_start(struct perf_event *event);
 
 /* rb_buffer.c */
 int perf_event_set_output(struct perf_event *event,

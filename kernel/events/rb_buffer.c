@@ -80,6 +80,7 @@ struct perf_buffer *rb_alloc(int nr_pages, long watermark, int cpu,
 		rb->watermark = min_t(long, watermark, rb_data_size(rb));
 	refcount_set(&rb->refcount, 1);
 	INIT_LIST_HEAD(&rb->event_list);
+	rb_aux_init(rb);
 
 	rb->user_page->cap_bit0_is_deprecated = 1;
 	rb->user_page->size = offsetof(struct perf_event_mmap_page,

@@ -20,6 +20,7 @@
 #include "exclusive.h"
 #include "groups.h"
 #include "overflow.h"
+#include "rb.h"
 #include "rotate.h"
 #include "sched.h"
 #include "sideband.h"
@@ -159,6 +160,9 @@ static int event_sched_in(struct perf_event *event,
 		perf_event_unthrottle(event);
 	WRITE_ONCE(event->oncpu, smp_processor_id());
 	perf_event_set_state(event, PERF_EVENT_STATE_ACTIVE);
+	/* whose trace follows, ahead of anything the tracer logs */
+	if (unlikely(event->pmu->capabilities & PERF_PMU_CAP_ITRACE))
+		perf_aux_itrace_start(event);
 	if (event->pmu->add(event, PERF_EF_START)) {
 		WRITE_ONCE(event->oncpu, -1);
 		perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
