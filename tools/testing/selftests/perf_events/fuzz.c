@@ -81,6 +81,9 @@
 #define NR_WORKERS		3
 #define HOTPLUG_MS		300
 #define PMU_MODULE		"/tests/modules/perf_clock_pmu.ko"
+/* a PMU with an AUX area (module/perf_aux_pmu.c): read() writes a chunk */
+#define AUX_MODULE		"/tests/modules/perf_aux_pmu.ko"
+#define AUX_MODULE_NAME		"perf_aux_pmu"
 #define NR_SLOTS		32
 #define MAX_CHILDREN		4
 #define MAX_THREADS		4
@@ -133,18 +136,18 @@ static const unsigned int op_weight[NR_OPS] = {
 
 enum kind {
 	K_SW, K_TP, K_BP, K_KPROBE, K_TEST_PMU, K_HW, K_CACHE, K_RAW, K_OTHER,
-	K_UPROBE, NR_KINDS
+	K_UPROBE, K_AUX, NR_KINDS
 };
 
 static const char * const kind_name[NR_KINDS] = {
 	"software", "tracepoint", "breakpoint", "kprobe", "test_pmu",
-	"hardware", "hw-cache", "raw", "other", "uprobe",
+	"hardware", "hw-cache", "raw", "other", "uprobe", "aux",
 };
 
 static const unsigned int kind_weight[NR_KINDS] = {
 	[K_SW] = 30, [K_TP] = 12, [K_BP] = 12, [K_KPROBE] = 6,
 	[K_TEST_PMU] = 14, [K_HW] = 8, [K_CACHE] = 4, [K_RAW] = 3, [K_OTHER] = 4,
-	[K_UPROBE] = 6,
+	[K_UPROBE] = 6, [K_AUX] = 8,
 };
 
 /* Counters of the whole run, shared by every process (MAP_SHARED). */
@@ -160,6 +163,7 @@ struct stats {
 	unsigned long storms;
 	unsigned long records;
 	unsigned long hotplugs;
+	unsigned long aux_maps;
 	int stop;
 };
 
@@ -171,6 +175,8 @@ struct slot {
 	size_t rb_len;
 	bool rb_user;		/* rb starts with the user page */
 	bool rb_rw;
+	void *aux;		/* the AUX area, when mapped */
+	size_t aux_len;
 	struct perf_event_attr attr;
 };
 
@@ -193,6 +199,8 @@ static int seconds;
 static int tp_ids[MAX_TP_IDS], nr_tp_ids;
 static int pmu_types[MAX_TYPES], nr_pmu_types;
 static int kprobe_type = -1, test_pmu_type = -1, uprobe_type = -1;
+static int aux_pmu_type = -1;
+static bool aux_module_loaded;
 /* uprobes: this program's file, and offsets in it of code the work runs */
 static char self_exe[512];
 static long uprobe_offs[2], uprobe_ctr_off;
@@ -395,6 +403,8 @@ static void scan_pmus(void)
 			test_pmu_type = type;
 		else if (!strcmp(de->d_name, "uprobe"))
 			uprobe_type = type;
+		else if (!strcmp(de->d_name, "perf_aux_test"))
+			aux_pmu_type = type;
 	}
 	closedir(d);
 }
@@ -416,9 +426,9 @@ static void discover_uprobes(void)
  * The PMU module, when there is one: its PMUs join the fuzzed ones.
  * Return: true when this call loaded it (an exec'd child finds it loaded).
  */
-static bool load_pmu_module(void)
+static bool load_module(const char *path)
 {
-	int fd = open(PMU_MODULE, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	bool loaded;
 
 	if (fd < 0)
@@ -428,14 +438,33 @@ static bool load_pmu_module(void)
 	return loaded;
 }
 
+/* what this run loaded it unloads, once nothing of the run holds it */
+static void unload_aux_module(void)
+{
+	int try;
+
+	if (!aux_module_loaded)
+		return;
+	for (try = 0; try < 20; try++) {
+		if (!syscall(__NR_delete_module, AUX_MODULE_NAME, O_NONBLOCK))
+			return;
+		usleep(100000);
+	}
+	ksft_print_msg("fuzz: %s stays loaded: %s\n", AUX_MODULE_NAME,
+		       strerror(errno));
+}
+
 static void discover(void)
 {
 	page_size = sysconf(_SC_PAGESIZE);
 	nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
 	if (nr_cpus < 1)
 		nr_cpus = 1;
-	if (load_pmu_module())
+	if (load_module(PMU_MODULE))
 		ksft_print_msg("fuzz: loaded %s\n", PMU_MODULE);
+	aux_module_loaded = load_module(AUX_MODULE);
+	if (aux_module_loaded)
+		ksft_print_msg("fuzz: loaded %s\n", AUX_MODULE);
 	scan_tracepoints("/sys/kernel/tracing/events");
 	if (!nr_tp_ids)
 		scan_tracepoints("/sys/kernel/debug/tracing/events");
@@ -573,6 +602,19 @@ static void gen_type_config(struct ctx *c, struct perf_event_attr *a, int kind)
 		if (garbage(c, 20))
 			a->config = rnd64(c);
 		break;
+	case K_AUX:
+		/* chunk, skip, PARTIAL, COLLISION, hw_id: see perf_aux_pmu.c */
+		a->type = aux_pmu_type;
+		a->config = rnd(c, 8192);
+		if (chance(c, 20))
+			a->config |= (uint64_t)rnd(c, 128) << 16;
+		a->config |= (uint64_t)rnd(c, 8) << 32;
+		a->config1 = rnd(c, 256);
+		if (chance(c, 30))
+			a->aux_watermark = rnd(c, 3 * page_size);
+		if (garbage(c, 20))
+			a->config = rnd64(c);
+		break;
 	case K_HW:
 		a->type = PERF_TYPE_HARDWARE;
 		a->config = garbage(c, 20) ? rnd64(c) : rnd(c, PERF_COUNT_HW_MAX);
@@ -623,6 +665,8 @@ static int pick_kind(struct ctx *c)
 		if (k == K_TEST_PMU && test_pmu_type < 0)
 			continue;
 		if (k == K_UPROBE && uprobe_type < 0)
+			continue;
+		if (k == K_AUX && aux_pmu_type < 0)
 			continue;
 		return k;
 	}
@@ -764,10 +808,20 @@ static struct slot *slot_used(struct ctx *c)
 	return NULL;
 }
 
+static void unmap_aux(struct slot *s)
+{
+	if (s->aux)
+		munmap(s->aux, s->aux_len);
+	s->aux = NULL;
+	s->aux_len = 0;
+}
+
+/* the data pages first: the AUX mapping alone keeps the buffer a moment */
 static void unmap_rb(struct slot *s)
 {
 	if (s->rb)
 		munmap(s->rb, s->rb_len);
+	unmap_aux(s);
 	s->rb = NULL;
 	s->rb_len = 0;
 	s->rb_user = false;
@@ -1091,6 +1145,35 @@ static void op_poll(struct ctx *c)
 	poll(pfd, n, rnd(c, 4));
 }
 
+/*
+ * The AUX area above a mapped ring buffer: mostly where and as large as
+ * the user page says (which op_data_tail() scribbles on too), writable or
+ * read-only (snapshot); any event, though only the AUX PMU's take it.
+ */
+static void mmap_aux(struct ctx *c, struct slot *s)
+{
+	struct perf_event_mmap_page *up = s->rb;
+	size_t len = page_size << rnd(c, 4);
+	off_t off = s->rb_len + page_size * (chance(c, 80) ? 0 : rnd(c, 4));
+	int prot = chance(c, 70) ? PROT_READ | PROT_WRITE : PROT_READ;
+	void *p;
+
+	/* a read-only user page keeps what it has (mostly nothing: EINVAL) */
+	if (s->rb_rw && chance(c, 95)) {
+		up->aux_offset = off;
+		up->aux_size = len;
+	} else if (s->rb_rw) {
+		up->aux_size = rnd(c, 16) * page_size;
+	}
+	count(&st->ops[OP_MMAP]);
+	p = mmap(NULL, len, prot, MAP_SHARED, s->fd, off);
+	if (p == MAP_FAILED)
+		return;
+	count(&st->aux_maps);
+	s->aux = p;
+	s->aux_len = len;
+}
+
 static void op_mmap(struct ctx *c)
 {
 	struct slot *s = slot_used(c);
@@ -1112,7 +1195,10 @@ static void op_mmap(struct ctx *c)
 	if (!s)
 		return;
 	pthread_mutex_lock(&s->lock);
-	if (s->fd >= 0 && (!s->rb || chance(c, 20))) {
+	if (s->fd >= 0 && s->rb && s->rb_user && !s->aux &&
+	    chance(c, s->kind == K_AUX ? 80 : 5)) {
+		mmap_aux(c, s);
+	} else if (s->fd >= 0 && (!s->rb || chance(c, 20))) {
 		count(&st->ops[OP_MMAP]);
 		p = mmap(NULL, pages * page_size, prot, flags, s->fd, off);
 		if (p != MAP_FAILED) {
@@ -1137,7 +1223,10 @@ static void op_munmap(struct ctx *c)
 	if (!s)
 		return;
 	pthread_mutex_lock(&s->lock);
-	if (s->rb) {
+	if (s->aux && chance(c, 40)) {
+		count(&st->ops[OP_MUNMAP]);
+		unmap_aux(s);
+	} else if (s->rb) {
 		count(&st->ops[OP_MUNMAP]);
 		if (s->rb_len > (size_t)page_size && chance(c, 25)) {
 			if (chance(c, 50)) {
@@ -1799,8 +1888,9 @@ static void print_stats(void)
 			add(line, sizeof(line), " %s=%lu", signal_name(i), st->child_signal[i]);
 	ksft_print_msg("fuzz: %lu exec'd children; killed by a signal:%s; non-zero exits: %lu\n",
 		       st->exec_children, line[0] ? line : " none", st->child_exit_bad);
-	ksft_print_msg("fuzz: %lu SIGTRAPs, %lu storms, %lu records, %lu hotplugs\n",
-		       st->sigtraps, st->storms, st->records, st->hotplugs);
+	ksft_print_msg("fuzz: %lu SIGTRAPs, %lu storms, %lu records, %lu hotplugs, %lu AUX maps\n",
+		       st->sigtraps, st->storms, st->records, st->hotplugs,
+		       st->aux_maps);
 	ksft_print_msg("fuzz: %d tracepoints, %d PMUs%s%s\n", nr_tp_ids, nr_pmu_types,
 		       kprobe_type >= 0 ? ", kprobe" : "",
 		       test_pmu_type >= 0 ? ", test_pmu" : "");
@@ -1952,6 +2042,7 @@ TEST(random_ops)
 		for (i = 0; i < NR_SLOTS; i++)
 			slot_close(&last, &slots[i]);
 		held = pmus_still_held();
+		unload_aux_module();
 	}
 	if (stuck)
 		dump_tasks();

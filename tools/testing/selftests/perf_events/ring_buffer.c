@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <setjmp.h>
 #include <linux/capability.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
@@ -99,6 +100,49 @@ TEST(mmap_user_page_only)
 	/* nothing to pause without data pages */
 	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
 	EXPECT_EQ(EINVAL, errno);
+	rb_unmap(&rb);
+	close(fd);
+}
+
+static sigjmp_buf store_env;
+
+static void store_fault(int sig)
+{
+	siglongjmp(store_env, sig);
+}
+
+/* the signal a one-byte store to @p raises, or 0 */
+static int store_signal(void *p)
+{
+	struct sigaction sa = { .sa_handler = store_fault }, obus, osegv;
+	int sig;
+
+	sigaction(SIGBUS, &sa, &obus);
+	sigaction(SIGSEGV, &sa, &osegv);
+	sig = sigsetjmp(store_env, 1);
+	if (!sig)
+		__atomic_store_n((char *)p, 1, __ATOMIC_RELAXED);
+	sigaction(SIGBUS, &obus, NULL);
+	sigaction(SIGSEGV, &osegv, NULL);
+	return sig;
+}
+
+/*
+ * In a writable mapping only the control page is user space's to write
+ * (data_tail, the AUX fields): a store into a data page is SIGBUS.
+ */
+TEST(data_pages_refuse_stores)
+{
+	struct rb_map rb;
+	int fd = rb_open_faults(0, -1);
+	long page = sysconf(_SC_PAGESIZE);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, rb_mmap(&rb, fd, 2, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(SIGBUS, store_signal((char *)rb.pg + page));
+	EXPECT_EQ(SIGBUS, store_signal((char *)rb.pg + 2 * page + 8));
+	EXPECT_EQ(0, store_signal(&rb.pg->data_tail));
+	EXPECT_EQ(0, store_signal(&rb.pg->aux_offset));
 	rb_unmap(&rb);
 	close(fd);
 }
