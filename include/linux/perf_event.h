@@ -130,6 +130,15 @@ struct hw_perf_event {
 			int		last_cpu;
 			u64		last_tag;
 		};
+		struct { /* a tracer writing an AUX area */
+			u64		aux_config;
+			/*
+			 * Paused by a member's overflow (aux_pause), or from
+			 * open (aux_start_paused): not a PERF_HES_* bit, as
+			 * it changes while the event is on and running.
+			 */
+			unsigned int	aux_paused;
+		};
 		struct { /* cpu-clock, task-clock */
 			struct hrtimer	hrtimer;
 		};
@@ -170,6 +179,8 @@ struct hw_perf_event {
 #define PERF_EF_START	BIT(0)	/* add: start counting right away */
 #define PERF_EF_RELOAD	BIT(1)	/* start: reprogram the period first */
 #define PERF_EF_UPDATE	BIT(2)	/* stop: fold the hardware value into count */
+#define PERF_EF_PAUSE	BIT(3)	/* stop: an AUX tracer pauses (aux_pause) */
+#define PERF_EF_RESUME	BIT(4)	/* start: it resumes (aux_resume) */
 
 /*
  * pmu::capabilities, by concern.
@@ -274,6 +285,8 @@ enum perf_pmu_scope {
  * @free_aux: the area's mapping went: free what @setup_aux returned
  *	(process context)
  * @snapshot_aux: copy the newest AUX data into a sample (PERF_SAMPLE_AUX)
+ * @aux_output_match: may this PMU's event write its samples into the
+ *	trace of @event, an AUX event leading its group (aux_output)?
  *
  * Only @event_init, @add, @del, @start, @stop and @read are required.
  */
@@ -332,6 +345,7 @@ struct pmu {
 	long (*snapshot_aux)(struct perf_event *event,
 			     struct perf_output_handle *handle,
 			     unsigned long size);
+	int (*aux_output_match)(struct perf_event *event);
 };
 
 /* sysfs helpers for PMU drivers: events/ and format/ attributes */
@@ -589,6 +603,8 @@ struct perf_event {
 	 * and times, which read() adds to its own.
 	 */
 	struct perf_event		*parent;
+	/* the AUX event leading the group this member acts on (aux_group.c) */
+	struct perf_event		*aux_event;
 	/*
 	 * PERF_FLAG_PID_PROCESS and PERF_FLAG_SHARED_BUFFER as opened (our
 	 * extensions); a process-wide original is in process.c's table,

@@ -10,6 +10,7 @@
  * off.  Process-context callers hold ctx->mutex around those calls, which
  * keeps the event in its context and its group stable.
  */
+#include "aux.h"
 #include "cgroup.h"
 #include "context.h"
 #include "control.h"
@@ -180,6 +181,8 @@ static void __perf_remove(struct perf_event *event,
 			list_del_init(&sibling->sibling_entry);
 			sibling->group_leader = sibling;
 			sibling->attach_state &= ~PERF_ATTACH_GROUP;
+			/* one acting on the leader's trace goes to ERROR */
+			perf_aux_leader_leaves(event, sibling, ctx);
 			perf_group_link(ctx, sibling);
 			if (sibling->state == PERF_EVENT_STATE_ACTIVE)
 				perf_group_set_on(ctx, sibling, true);

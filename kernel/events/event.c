@@ -14,6 +14,7 @@
 #include <linux/pid_namespace.h>
 #include <linux/hw_breakpoint.h>
 
+#include "aux.h"
 #include "bpf.h"
 #include "cgroup.h"
 #include "context.h"
@@ -57,6 +58,7 @@ void perf_event_free(struct perf_event *event)
 	WARN_ON_ONCE(READ_ONCE(event->oncpu) != -1);
 	irq_work_sync(&event->pending_irq);
 	perf_event_detach_rb(event);
+	perf_aux_release(event);
 	perf_exclusive_event_release(event);
 	perf_cgroup_release(event);
 	security_perf_event_free(event);
@@ -130,9 +132,8 @@ void perf_event_calc_sizes(struct perf_event *event)
 }
 
 /*
- * The AUX-area controls in @event's attr, against what its PMU can do.  No
- * PMU of ours has an AUX area yet, so these refuse what upstream refuses
- * on a PMU without one, with the same errnos.
+ * The AUX-area controls in @event's attr, against what its own PMU can do
+ * (aux_group.c checks them against the group's leader at open).
  */
 static int perf_check_aux_attr(const struct perf_event *event)
 {
@@ -244,6 +245,9 @@ static int perf_event_attach(struct perf_event *event, bool inherited)
 	err = perf_check_aux_attr(event);
 	if (err)
 		goto put_pmu;
+	/* the tracer starts paused, until a member's overflow resumes it */
+	if (attr->aux_start_paused)
+		event->hw.aux_paused = 1;
 	/* an inherited event uses the buffers its parent took */
 	if (!inherited && (attr->sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		err = get_callchain_buffers(attr->sample_max_stack);

@@ -21,6 +21,7 @@
 #include <linux/task_work.h>
 #include <linux/tick.h>
 
+#include "aux.h"
 #include "bpf.h"
 #include "context.h"
 #include "event.h"
@@ -319,6 +320,8 @@ int perf_event_do_overflow(struct perf_event *event,
 		return 0;
 
 	stop = account_interrupt(event, throttle);
+	if (unlikely(event->attr.aux_pause))
+		perf_aux_pause(event, true);
 
 	/*
 	 * A perf_event BPF program decides whether this overflow is a
@@ -328,7 +331,7 @@ int perf_event_do_overflow(struct perf_event *event,
 	 */
 	if (unlikely(perf_event_has_bpf(event)) &&
 	    !perf_bpf_overflow(event, data, regs))
-		return stop;
+		goto out;
 
 	WRITE_ONCE(event->pending_kill, POLL_IN);
 	if (limit && atomic_dec_and_test(&event->event_limit)) {
@@ -345,6 +348,9 @@ int perf_event_do_overflow(struct perf_event *event,
 
 	if (*perf_event_fasync(event) && READ_ONCE(event->pending_kill))
 		perf_event_queue_wakeup(event);
+out:
+	if (unlikely(event->attr.aux_resume))
+		perf_aux_pause(event, false);
 	return stop;
 }
 

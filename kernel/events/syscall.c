@@ -16,6 +16,7 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
+#include "aux.h"
 #include "cgroup.h"
 #include "context.h"
 #include "control.h"
@@ -561,13 +562,12 @@ static int perf_open_may_install(struct perf_open *op, int cpu)
 	}
 	if (!perf_event_validate_size(event))
 		return -E2BIG;
-	/*
-	 * AUX sampling and pause/resume need an AUX-area leader; no PMU of
-	 * ours has an AUX area.
-	 */
-	if (attr->aux_output || attr->aux_sample_size || attr->aux_pause ||
-	    attr->aux_resume)
-		return -EINVAL;
+	/* aux_output, aux_pause/resume, aux_sample_size: an AUX leader */
+	if (perf_aux_needs_leader(attr)) {
+		err = perf_aux_link(event, op->leader);
+		if (err)
+			return err;
+	}
 	/* against a concurrent open into the same ctx */
 	if (!perf_exclusive_installable(event, ctx))
 		return -EBUSY;

@@ -19,6 +19,7 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
+#include "aux.h"
 #include "bpf.h"
 #include "context.h"
 #include "control.h"
@@ -126,6 +127,8 @@ static int inherit_group(struct perf_event *leader, struct task_struct *child,
 
 		if (IS_ERR(c))
 			return PTR_ERR(c);
+		if (c)
+			perf_aux_inherit_link(sibling, c, leader, copy);
 	}
 	return 0;
 }
