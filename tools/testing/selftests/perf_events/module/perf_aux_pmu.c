@@ -20,11 +20,35 @@
  * config:32	partial: flag the chunk PERF_AUX_FLAG_PARTIAL
  * config:33	collision: flag the chunk PERF_AUX_FLAG_COLLISION
  * config:34	hw_id: report hw id 0x1234 + seed at the first read
+ * config:35	marks: at each pause and resume, report the hw id
+ *		AUX_MARK_PAUSE + n or AUX_MARK_RESUME + n (the n-th call),
+ *		so that where it stands in the data buffer shows when the
+ *		core paused or resumed the event
  * config1:0-7	seed of the pattern
  *
  * In overwrite mode (the AUX area mapped read-only) the driver moves the
  * head itself and the chunk wraps around the buffer; otherwise a chunk
  * larger than the free space is cut to it and flagged truncated.
+ *
+ * The AUX group controls, for selftests/aux_controls (compiled in only
+ * against a kernel that has them, PERF_EF_PAUSE being the sign; without
+ * them perf_aux_test_out still registers, and no aux_output opens):
+ *  - perf_aux_test takes aux_pause/aux_resume members and aux_start_paused
+ *    (PERF_PMU_CAP_AUX_PAUSE).  stop(PERF_EF_PAUSE) pauses the event,
+ *    start(PERF_EF_RESUME) resumes it, nothing else does, and a read()
+ *    of a paused event writes nothing.  The driver keeps its own paused
+ *    bit (in hw.flags, which both kernels have and the core does not
+ *    touch), set at init for aux_start_paused.  The read-only module
+ *    parameters pauses and resumes count the calls of either kind since
+ *    the module was loaded, pause_flags and resume_flags hold the flags of
+ *    the last one.
+ *  - perf_aux_test_out (PERF_PMU_CAP_AUX_OUTPUT) takes aux_output when
+ *    its leader is a perf_aux_test event.  A read() of an active
+ *    aux_output event writes one chunk of the same pattern (its own chunk
+ *    and seed fields) into its leader's AUX area, where a trace unit's
+ *    aux_output member would put its samples, and adds the bytes to its
+ *    count.  An aux_output event whose leader is gone does not go on a
+ *    CPU (add() fails), like PEBS-via-PT on x86.
  */
 #include <linux/module.h>
 #include <linux/perf_event.h>
@@ -35,11 +59,25 @@
 #define AUX_PARTIAL		BIT_ULL(32)
 #define AUX_COLLISION		BIT_ULL(33)
 #define AUX_HW_ID		BIT_ULL(34)
+#define AUX_MARKS		BIT_ULL(35)
 #define AUX_SEED(c1)		((c1) & 0xff)
 #define AUX_HW_ID_BASE		0x1234
+#define AUX_MARK_PAUSE		0x9a000000
+#define AUX_MARK_RESUME		0x4e000000
 
-/* hw.flags: the hw id record has been asked for */
+/* hw.flags: the hw id record has been asked for; paused */
 #define AUX_ID_REPORTED		0x1
+#define AUX_PAUSED		0x2
+
+#ifdef PERF_EF_PAUSE
+#define AUX_CONTROLS		1
+#define AUX_PAUSE_CAPS		PERF_PMU_CAP_AUX_PAUSE
+#else
+#define AUX_CONTROLS		0
+#define AUX_PAUSE_CAPS		0
+#define PERF_EF_PAUSE		0
+#define PERF_EF_RESUME		0
+#endif
 
 struct aux_test_buf {
 	int nr_pages;
@@ -47,7 +85,19 @@ struct aux_test_buf {
 	void *pages[];
 };
 
-static struct pmu aux_pmu;
+static struct pmu aux_pmu, aux_out_pmu;
+
+/* children of an inherited event may pause on several CPUs at once */
+static atomic_t nr_pauses, nr_resumes;
+static unsigned int pause_flags, resume_flags;
+module_param_named(pauses, nr_pauses.counter, int, 0444);
+MODULE_PARM_DESC(pauses, "stop(PERF_EF_PAUSE) calls");
+module_param_named(resumes, nr_resumes.counter, int, 0444);
+MODULE_PARM_DESC(resumes, "start(PERF_EF_RESUME) calls");
+module_param(pause_flags, uint, 0444);
+MODULE_PARM_DESC(pause_flags, "the flags of the last pause");
+module_param(resume_flags, uint, 0444);
+MODULE_PARM_DESC(resume_flags, "the flags of the last resume");
 
 static u8 aux_pattern(unsigned long h, u8 seed)
 {
@@ -90,7 +140,12 @@ static void aux_test_fill(struct aux_test_buf *buf, unsigned long head,
 	}
 }
 
-static void aux_test_read(struct perf_event *event)
+/*
+ * Write one chunk of @event's config and seed into the AUX area of
+ * @aux_event (@event itself, or the leader of an aux_output member).
+ */
+static void aux_test_chunk(struct perf_event *event,
+			   struct perf_event *aux_event)
 {
 	struct perf_output_handle handle;
 	struct aux_test_buf *buf;
@@ -99,17 +154,14 @@ static void aux_test_read(struct perf_event *event)
 	unsigned long n = AUX_CHUNK(config) ?: 256;
 	unsigned long skip = AUX_SKIP(config);
 
-	if (event->hw.state & PERF_HES_STOPPED)
-		return;
-
-	buf = perf_aux_output_begin(&handle, event);
+	buf = perf_aux_output_begin(&handle, aux_event);
 	if (!buf)
-		goto hw_id;
+		return;
 
 	if (skip && perf_aux_output_skip(&handle, skip)) {
 		perf_aux_output_flag(&handle, PERF_AUX_FLAG_TRUNCATED);
 		perf_aux_output_end(&handle, 0);
-		goto hw_id;
+		return;
 	}
 
 	if (!buf->overwrite && n > handle.size) {
@@ -128,22 +180,63 @@ static void aux_test_read(struct perf_event *event)
 		handle.head += n;
 	perf_aux_output_end(&handle, n);
 	local64_add(n, &event->count);
+}
 
-hw_id:
+static void aux_test_read(struct perf_event *event)
+{
+	u64 config = event->attr.config;
+
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	if (!(event->hw.flags & AUX_PAUSED))
+		aux_test_chunk(event, event);
+
 	/* once per event, after the first chunk's record */
 	if ((config & AUX_HW_ID) && !(event->hw.flags & AUX_ID_REPORTED)) {
 		event->hw.flags |= AUX_ID_REPORTED;
-		perf_report_aux_output_id(event, AUX_HW_ID_BASE + seed);
+		perf_report_aux_output_id(event, AUX_HW_ID_BASE +
+					  AUX_SEED(event->attr.config1));
 	}
+}
+
+/*
+ * A pause or resume leaves hw.state alone: the core calls it on the
+ * leader whether or not that is on a CPU, and it outlasts the event's
+ * going off and on again.
+ */
+static void aux_test_pause(struct perf_event *event, bool pause, int flags)
+{
+	unsigned int n;
+
+	if (pause) {
+		event->hw.flags |= AUX_PAUSED;
+		n = atomic_inc_return(&nr_pauses);
+		WRITE_ONCE(pause_flags, flags);
+	} else {
+		event->hw.flags &= ~AUX_PAUSED;
+		n = atomic_inc_return(&nr_resumes);
+		WRITE_ONCE(resume_flags, flags);
+	}
+	if (event->attr.config & AUX_MARKS)
+		perf_report_aux_output_id(event, n + (pause ? AUX_MARK_PAUSE :
+						      AUX_MARK_RESUME));
 }
 
 static void aux_test_start(struct perf_event *event, int flags)
 {
+	if (AUX_CONTROLS && (flags & PERF_EF_RESUME)) {
+		aux_test_pause(event, false, flags);
+		return;
+	}
 	event->hw.state = 0;
 }
 
 static void aux_test_stop(struct perf_event *event, int flags)
 {
+	if (AUX_CONTROLS && (flags & PERF_EF_PAUSE)) {
+		aux_test_pause(event, true, flags);
+		return;
+	}
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
@@ -167,6 +260,8 @@ static int aux_test_event_init(struct perf_event *event)
 	if (is_sampling_event(event))
 		return -EOPNOTSUPP;
 	event->hw.flags = 0;
+	if (event->attr.aux_start_paused)
+		event->hw.flags |= AUX_PAUSED;
 	return 0;
 }
 
@@ -175,6 +270,7 @@ PMU_FORMAT_ATTR(skip, "config:16-31");
 PMU_FORMAT_ATTR(partial, "config:32");
 PMU_FORMAT_ATTR(collision, "config:33");
 PMU_FORMAT_ATTR(hw_id, "config:34");
+PMU_FORMAT_ATTR(marks, "config:35");
 PMU_FORMAT_ATTR(seed, "config1:0-7");
 
 static struct attribute *aux_pmu_format_attrs[] = {
@@ -183,6 +279,7 @@ static struct attribute *aux_pmu_format_attrs[] = {
 	&format_attr_partial.attr,
 	&format_attr_collision.attr,
 	&format_attr_hw_id.attr,
+	&format_attr_marks.attr,
 	&format_attr_seed.attr,
 	NULL,
 };
@@ -200,7 +297,7 @@ static const struct attribute_group *aux_pmu_attr_groups[] = {
 static struct pmu aux_pmu = {
 	.module		= THIS_MODULE,
 	.task_ctx_nr	= perf_sw_context,
-	.capabilities	= PERF_PMU_CAP_ITRACE,
+	.capabilities	= PERF_PMU_CAP_ITRACE | AUX_PAUSE_CAPS,
 	.attr_groups	= aux_pmu_attr_groups,
 	.event_init	= aux_test_event_init,
 	.add		= aux_test_add,
@@ -212,13 +309,114 @@ static struct pmu aux_pmu = {
 	.free_aux	= aux_test_free,
 };
 
+/* The leader an aux_output event writes into, or NULL. */
+static struct perf_event *aux_out_leader(struct perf_event *event)
+{
+#if AUX_CONTROLS
+	return event->attr.aux_output ? event->aux_event : NULL;
+#else
+	return NULL;
+#endif
+}
+
+static void aux_out_read(struct perf_event *event)
+{
+	struct perf_event *leader = aux_out_leader(event);
+
+	if (!(event->hw.state & PERF_HES_STOPPED) && leader)
+		aux_test_chunk(event, leader);
+}
+
+static void aux_out_start(struct perf_event *event, int flags)
+{
+	event->hw.state = 0;
+}
+
+static void aux_out_stop(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+static int aux_out_add(struct perf_event *event, int flags)
+{
+	/* its leader left the group: it has nowhere to write */
+	if (event->attr.aux_output && !aux_out_leader(event))
+		return -EINVAL;
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		aux_out_start(event, flags);
+	return 0;
+}
+
+static void aux_out_del(struct perf_event *event, int flags)
+{
+	aux_out_stop(event, flags);
+}
+
+static int aux_out_event_init(struct perf_event *event)
+{
+	if (event->attr.type != aux_out_pmu.type)
+		return -ENOENT;
+	if (is_sampling_event(event))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+#if AUX_CONTROLS
+static int aux_out_match(struct perf_event *aux_event)
+{
+	return aux_event->pmu == &aux_pmu;
+}
+#endif
+
+static struct attribute *aux_out_format_attrs[] = {
+	&format_attr_chunk.attr,
+	&format_attr_seed.attr,
+	NULL,
+};
+
+static const struct attribute_group aux_out_format_group = {
+	.name	= "format",
+	.attrs	= aux_out_format_attrs,
+};
+
+static const struct attribute_group *aux_out_attr_groups[] = {
+	&aux_out_format_group,
+	NULL,
+};
+
+static struct pmu aux_out_pmu = {
+	.module		= THIS_MODULE,
+	.task_ctx_nr	= perf_sw_context,
+	.capabilities	= PERF_PMU_CAP_AUX_OUTPUT,
+	.attr_groups	= aux_out_attr_groups,
+	.event_init	= aux_out_event_init,
+	.add		= aux_out_add,
+	.del		= aux_out_del,
+	.start		= aux_out_start,
+	.stop		= aux_out_stop,
+	.read		= aux_out_read,
+#if AUX_CONTROLS
+	.aux_output_match = aux_out_match,
+#endif
+};
+
 static int __init aux_pmu_init(void)
 {
-	return perf_pmu_register(&aux_pmu, "perf_aux_test", -1);
+	int ret;
+
+	ret = perf_pmu_register(&aux_pmu, "perf_aux_test", -1);
+	if (ret)
+		return ret;
+	ret = perf_pmu_register(&aux_out_pmu, "perf_aux_test_out", -1);
+	if (ret)
+		perf_pmu_unregister(&aux_pmu);
+	return ret;
 }
 
 static void __exit aux_pmu_exit(void)
 {
+	perf_pmu_unregister(&aux_out_pmu);
 	perf_pmu_unregister(&aux_pmu);
 }
 
