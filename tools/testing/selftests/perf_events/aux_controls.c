@@ -814,17 +814,24 @@ TEST_F(ctl, pause_needs_leader_buffer)
  * child's copy of the leader, not the parent's (already paused here, so
  * a call on it would not count): two pauses in all, both marks in the
  * parent's buffer.  On CPU 0: an inherited event of a task on any CPU
- * has no buffer (mmap() says EINVAL), and without one no pause.
+ * has no buffer (mmap() says EINVAL), and without one no pause.  An
+ * event the child does not inherit keeps its context from being a clone
+ * of the parent's: a switch from the one to the other on CPU 0 would
+ * swap the two contexts (upstream's fast path), and the child's faults
+ * would then count on the parent's events.
  */
 TEST_F(ctl, inherited_member_pauses_child_leader)
 {
 	struct perf_event_attr attr;
-	int p, n, status;
+	int p, n, status, own;
 	pid_t child;
 
 	ASSERT_EQ(pin_to_cpu(0), 0);
 	self->cpu = 0;
 	prefault_self();
+	perf_attr_user(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
+	own = ev_open(self, &attr, -1);
+	ASSERT_GE(own, 0);
 	aux_attr(&attr, self->type, CFG_CHUNK(16) | CFG_MARKS, 0);
 	attr.inherit = 1;
 	ASSERT_EQ(leader_open(self, &attr, AUX_PAGES), 0);
