@@ -142,10 +142,8 @@ static DEFINE_PER_CPU(int, perf_aux_pausing);
  * @event: a member with aux_pause or aux_resume
  * @pause: pause (true) or resume (false)
  *
- * The leader is on this CPU (its group is) and is paused or resumed only
- * while a buffer is attached to it: an inherited copy, which writes its
- * parent's buffer, has none of its own and is left alone, as upstream
- * leaves it.  An overflow of another member
+ * The leader is paused or resumed only while it has a buffer to trace
+ * into (an inherited copy's is its parent's).  An overflow of another member
  * that interrupts the pause (an NMI) leaves the leader alone, as the
  * driver's callbacks do not nest.
  *
@@ -156,7 +154,7 @@ void perf_aux_pause(struct perf_event *event, bool pause)
 	struct perf_event *leader = READ_ONCE(event->aux_event);
 	unsigned long flags;
 
-	if (!leader || !rcu_access_pointer(leader->rb))
+	if (!leader || !rcu_access_pointer((leader->parent ?: leader)->rb))
 		return;
 	local_irq_save(flags);
 	if (!this_cpu_read(perf_aux_pausing)) {
