@@ -24,6 +24,8 @@
  *		AUX_MARK_PAUSE + n or AUX_MARK_RESUME + n (the n-th call),
  *		so that where it stands in the data buffer shows when the
  *		core paused or resumed the event
+ * config:36	filters: write, instead of the pattern, the driver's copy of
+ *		the address filters (struct aux_test_filters, 56 bytes)
  * config1:0-7	seed of the pattern
  *
  * In overwrite mode (the AUX area mapped read-only) the driver moves the
@@ -49,6 +51,17 @@
  *    aux_output member would put its samples, and adds the bytes to its
  *    count.  An aux_output event whose leader is gone does not go on a
  *    CPU (add() fails), like PEBS-via-PT on x86.
+ *
+ * Address filters, for selftests/aux_filters: perf_aux_test takes two
+ * (nr_addr_filters; addr_filters_validate() refuses a third with
+ * EOPNOTSUPP).  start() syncs them, perf_event_addr_filters_sync(), as a
+ * trace unit's driver does before it programs its range registers: the
+ * core calls addr_filters_sync() only when the filters changed since the
+ * last time.  The driver's copy, in a block of its own per event (behind
+ * hw.addr_filters), is what a read() with config:36 writes into the AUX
+ * area: for each slot the resolved range (event->addr_filter_ranges) and
+ * the action of the filter, ~0 for a slot without one, and then how many
+ * syncs the event has had.
  */
 #include <linux/module.h>
 #include <linux/perf_event.h>
@@ -60,6 +73,7 @@
 #define AUX_COLLISION		BIT_ULL(33)
 #define AUX_HW_ID		BIT_ULL(34)
 #define AUX_MARKS		BIT_ULL(35)
+#define AUX_FILTERS		BIT_ULL(36)
 #define AUX_SEED(c1)		((c1) & 0xff)
 #define AUX_HW_ID_BASE		0x1234
 #define AUX_MARK_PAUSE		0x9a000000
@@ -78,6 +92,19 @@
 #define PERF_EF_PAUSE		0
 #define PERF_EF_RESUME		0
 #endif
+
+#define AUX_NR_FILTERS		2
+#define AUX_NO_FILTER		(~0ULL)
+
+/* The driver's copy of an event's filters, and the record config:36 writes. */
+struct aux_test_filters {
+	struct {
+		u64 start;
+		u64 size;
+		u64 action;	/* enum perf_addr_filter_action_t, or ~0 */
+	} slot[AUX_NR_FILTERS];
+	u64 nr_syncs;
+};
 
 struct aux_test_buf {
 	int nr_pages;
@@ -140,6 +167,54 @@ static void aux_test_fill(struct aux_test_buf *buf, unsigned long head,
 	}
 }
 
+/* Copy @n bytes of @src to AUX position @head on, wrapping. */
+static void aux_test_copy(struct aux_test_buf *buf, unsigned long head,
+			  const void *src, unsigned long n)
+{
+	const u8 *from = src;
+	unsigned long h, i;
+	u8 *page;
+
+	for (i = 0; i < n; i++) {
+		h = head + i;
+		page = buf->pages[(h >> PAGE_SHIFT) & (buf->nr_pages - 1)];
+		page[h & ~PAGE_MASK] = from[i];
+	}
+}
+
+/*
+ * Write the driver's copy of @event's filters at the AUX head, whole or
+ * not at all (flagged truncated, then).
+ */
+static void aux_test_filter_record(struct perf_event *event)
+{
+	struct aux_test_filters rec = { };
+	struct perf_addr_filters_head *head;
+	struct perf_output_handle handle;
+	struct aux_test_buf *buf;
+	unsigned long flags;
+
+	buf = perf_aux_output_begin(&handle, event);
+	if (!buf)
+		return;
+	if (!buf->overwrite && handle.size < sizeof(rec)) {
+		perf_aux_output_flag(&handle, PERF_AUX_FLAG_TRUNCATED);
+		perf_aux_output_end(&handle, 0);
+		return;
+	}
+	/* the lock the core syncs under */
+	head = perf_event_addr_filters(event);
+	raw_spin_lock_irqsave(&head->lock, flags);
+	if (event->hw.addr_filters)
+		rec = *(struct aux_test_filters *)event->hw.addr_filters;
+	raw_spin_unlock_irqrestore(&head->lock, flags);
+	aux_test_copy(buf, handle.head, &rec, sizeof(rec));
+	if (buf->overwrite)
+		handle.head += sizeof(rec);
+	perf_aux_output_end(&handle, sizeof(rec));
+	local64_add(sizeof(rec), &event->count);
+}
+
 /*
  * Write one chunk of @event's config and seed into the AUX area of
  * @aux_event (@event itself, or the leader of an aux_output member).
@@ -188,8 +263,12 @@ static void aux_test_read(struct perf_event *event)
 
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
-	if (!(event->hw.flags & AUX_PAUSED))
-		aux_test_chunk(event, event);
+	if (!(event->hw.flags & AUX_PAUSED)) {
+		if (config & AUX_FILTERS)
+			aux_test_filter_record(event);
+		else
+			aux_test_chunk(event, event);
+	}
 
 	/* once per event, after the first chunk's record */
 	if ((config & AUX_HW_ID) && !(event->hw.flags & AUX_ID_REPORTED)) {
@@ -228,6 +307,7 @@ static void aux_test_start(struct perf_event *event, int flags)
 		aux_test_pause(event, false, flags);
 		return;
 	}
+	perf_event_addr_filters_sync(event);
 	event->hw.state = 0;
 }
 
@@ -253,12 +333,65 @@ static void aux_test_del(struct perf_event *event, int flags)
 	aux_test_stop(event, flags);
 }
 
+/* More filters than the slots: refused, the old ones stay. */
+static int aux_test_filters_validate(struct list_head *filters)
+{
+	struct perf_addr_filter *filter;
+	int n = 0;
+
+	list_for_each_entry(filter, filters, entry)
+		n++;
+	return n > AUX_NR_FILTERS ? -EOPNOTSUPP : 0;
+}
+
+/* Under the filters' lock, when they changed since the last sync. */
+static void aux_test_filters_sync(struct perf_event *event)
+{
+	struct perf_addr_filters_head *head = perf_event_addr_filters(event);
+	struct aux_test_filters *f = event->hw.addr_filters;
+	struct perf_addr_filter *filter;
+	int i = 0;
+
+	if (!f)
+		return;
+	list_for_each_entry(filter, &head->list, entry) {
+		if (i == AUX_NR_FILTERS)
+			break;
+		f->slot[i].start = event->addr_filter_ranges[i].start;
+		f->slot[i].size = event->addr_filter_ranges[i].size;
+		f->slot[i].action = filter->action;
+		i++;
+	}
+	for (; i < AUX_NR_FILTERS; i++) {
+		f->slot[i].start = 0;
+		f->slot[i].size = 0;
+		f->slot[i].action = AUX_NO_FILTER;
+	}
+	f->nr_syncs++;
+}
+
+static void aux_test_destroy(struct perf_event *event)
+{
+	kfree(event->hw.addr_filters);
+	event->hw.addr_filters = NULL;
+}
+
 static int aux_test_event_init(struct perf_event *event)
 {
+	struct aux_test_filters *f;
+	int i;
+
 	if (event->attr.type != aux_pmu.type)
 		return -ENOENT;
 	if (is_sampling_event(event))
 		return -EOPNOTSUPP;
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	for (i = 0; i < AUX_NR_FILTERS; i++)
+		f->slot[i].action = AUX_NO_FILTER;
+	event->hw.addr_filters = f;
+	event->destroy = aux_test_destroy;
 	event->hw.flags = 0;
 	if (event->attr.aux_start_paused)
 		event->hw.flags |= AUX_PAUSED;
@@ -271,6 +404,7 @@ PMU_FORMAT_ATTR(partial, "config:32");
 PMU_FORMAT_ATTR(collision, "config:33");
 PMU_FORMAT_ATTR(hw_id, "config:34");
 PMU_FORMAT_ATTR(marks, "config:35");
+PMU_FORMAT_ATTR(filters, "config:36");
 PMU_FORMAT_ATTR(seed, "config1:0-7");
 
 static struct attribute *aux_pmu_format_attrs[] = {
@@ -280,6 +414,7 @@ static struct attribute *aux_pmu_format_attrs[] = {
 	&format_attr_collision.attr,
 	&format_attr_hw_id.attr,
 	&format_attr_marks.attr,
+	&format_attr_filters.attr,
 	&format_attr_seed.attr,
 	NULL,
 };
@@ -307,6 +442,9 @@ static struct pmu aux_pmu = {
 	.read		= aux_test_read,
 	.setup_aux	= aux_test_setup,
 	.free_aux	= aux_test_free,
+	.nr_addr_filters	= AUX_NR_FILTERS,
+	.addr_filters_validate	= aux_test_filters_validate,
+	.addr_filters_sync	= aux_test_filters_sync,
 };
 
 /* The leader an aux_output event writes into, or NULL. */
