@@ -155,6 +155,10 @@ struct hw_perf_event {
 	/* the task a per-task event watches (breakpoints and uprobes read it) */
 	struct task_struct		*target;
 
+	/* a tracer's copy of its address filters, and which change it has */
+	void				*addr_filters;
+	unsigned long			addr_filters_gen;
+
 	/* counting: PERF_HES_*, and the raw counter value at the last update */
 	int				state;
 	local64_t			prev_count;
@@ -287,6 +291,11 @@ enum perf_pmu_scope {
  * @snapshot_aux: copy the newest AUX data into a sample (PERF_SAMPLE_AUX)
  * @aux_output_match: may this PMU's event write its samples into the
  *	trace of @event, an AUX event leading its group (aux_output)?
+ * @addr_filters_validate: accept or refuse a new list of struct
+ *	perf_addr_filter (how many, of which action, kernel or file)
+ * @addr_filters_sync: copy the event's resolved ranges
+ *	(event->addr_filter_ranges) into the driver's state; called from
+ *	perf_event_addr_filters_sync() under the filters' lock
  *
  * Only @event_init, @add, @del, @start, @stop and @read are required.
  */
@@ -346,6 +355,58 @@ struct pmu {
 			     struct perf_output_handle *handle,
 			     unsigned long size);
 	int (*aux_output_match)(struct perf_event *event);
+	int (*addr_filters_validate)(struct list_head *filters);
+	void (*addr_filters_sync)(struct perf_event *event);
+};
+
+/**
+ * enum perf_addr_filter_action_t - what reaching an address range does
+ * @PERF_ADDR_FILTER_ACTION_STOP: stop tracing
+ * @PERF_ADDR_FILTER_ACTION_START: start tracing
+ * @PERF_ADDR_FILTER_ACTION_FILTER: trace only inside the range
+ */
+enum perf_addr_filter_action_t {
+	PERF_ADDR_FILTER_ACTION_STOP = 0,
+	PERF_ADDR_FILTER_ACTION_START,
+	PERF_ADDR_FILTER_ACTION_FILTER,
+};
+
+/**
+ * struct perf_addr_filter - one item of an address filter string
+ * @entry: in the event's perf_addr_filters_head
+ * @path: the file for a range in a file; no dentry for a kernel range
+ * @offset: the kernel address, or the offset into the file
+ * @size: the range's length; 0 for a single address
+ * @action: what reaching it does
+ */
+struct perf_addr_filter {
+	struct list_head	entry;
+	struct path		path;
+	unsigned long		offset;
+	unsigned long		size;
+	enum perf_addr_filter_action_t	action;
+};
+
+/**
+ * struct perf_addr_filters_head - an event's address filters
+ * @list: the struct perf_addr_filter items, in the string's order
+ * @lock: guards @list and every copy's resolved ranges
+ * @nr_file_filters: how many are in files
+ */
+struct perf_addr_filters_head {
+	struct list_head	list;
+	raw_spinlock_t		lock;
+	unsigned int		nr_file_filters;
+};
+
+/**
+ * struct perf_addr_filter_range - where a filter is in the address space
+ * @start: first address; 0 (with @size 0) while its file is not mapped
+ * @size: length
+ */
+struct perf_addr_filter_range {
+	unsigned long		start;
+	unsigned long		size;
 };
 
 /* sysfs helpers for PMU drivers: events/ and format/ attributes */
@@ -605,6 +666,14 @@ struct perf_event {
 	struct perf_event		*parent;
 	/* the AUX event leading the group this member acts on (aux_group.c) */
 	struct perf_event		*aux_event;
+	/*
+	 * Address filters of a tracer (addr_filter.c): the list (the
+	 * original's; copies read it through perf_event_addr_filters()),
+	 * this event's resolved ranges, and which change they are.
+	 */
+	struct perf_addr_filters_head	addr_filters;
+	struct perf_addr_filter_range	*addr_filter_ranges;
+	unsigned long			addr_filters_gen;
 	/*
 	 * PERF_FLAG_PID_PROCESS and PERF_FLAG_SHARED_BUFFER as opened (our
 	 * extensions); a process-wide original is in process.c's table,
@@ -1180,6 +1249,19 @@ static inline bool is_default_overflow_handler(struct perf_event *event)
 void perf_event_update_userpage(struct perf_event *event);
 void arch_perf_update_userpage(struct perf_event *event,
 			       struct perf_event_mmap_page *userpg, u64 now);
+
+/**
+ * perf_event_addr_filters - the address filters an event follows
+ * @event: the event; an inherited copy follows its parent's
+ */
+static inline struct perf_addr_filters_head *
+perf_event_addr_filters(struct perf_event *event)
+{
+	return event->parent ? &event->parent->addr_filters :
+			       &event->addr_filters;
+}
+
+void perf_event_addr_filters_sync(struct perf_event *event);
 
 /* the AUX area, for drivers of hardware tracers (kernel/events/rb_aux.c) */
 void *perf_aux_output_begin(struct perf_output_handle *handle,

@@ -14,6 +14,7 @@
 #include <linux/pid_namespace.h>
 #include <linux/hw_breakpoint.h>
 
+#include "addr_filter.h"
 #include "aux.h"
 #include "bpf.h"
 #include "cgroup.h"
@@ -59,6 +60,7 @@ void perf_event_free(struct perf_event *event)
 	irq_work_sync(&event->pending_irq);
 	perf_event_detach_rb(event);
 	perf_aux_release(event);
+	perf_addr_filters_release(event);
 	perf_exclusive_event_release(event);
 	perf_cgroup_release(event);
 	security_perf_event_free(event);
@@ -248,6 +250,9 @@ static int perf_event_attach(struct perf_event *event, bool inherited)
 	/* the tracer starts paused, until a member's overflow resumes it */
 	if (attr->aux_start_paused)
 		event->hw.aux_paused = 1;
+	err = perf_addr_filters_init(event);
+	if (err)
+		goto put_pmu;
 	/* an inherited event uses the buffers its parent took */
 	if (!inherited && (attr->sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		err = get_callchain_buffers(attr->sample_max_stack);
@@ -275,6 +280,7 @@ put_callchain:
 	if (event->attach_state & PERF_ATTACH_CALLCHAIN)
 		put_callchain_buffers();
 put_pmu:
+	perf_addr_filters_release(event);
 	perf_exclusive_event_release(event);
 	if (event->destroy)
 		event->destroy(event);

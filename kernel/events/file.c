@@ -13,6 +13,7 @@
 #include <linux/trace_events.h>
 #include <linux/uaccess.h>
 
+#include "addr_filter.h"
 #include "bpf.h"
 #include "context.h"
 #include "control.h"
@@ -276,8 +277,9 @@ static int perf_modify_attr(struct perf_event *event,
 /*
  * A trace event filter (Documentation/trace/events.rst, "Event
  * filtering") for an event of the tracepoint, kprobe or uprobe PMU: the
- * events the trace layer set up, which is what event->tp_event says.
- * Anything else has no fields to filter on.
+ * events the trace layer set up, which is what event->tp_event says; or
+ * the address filters of a tracer PMU (addr_filter.c), which change under
+ * ctx->mutex.  Anything else has nothing to filter on.
  */
 static int perf_set_filter(struct perf_event *event, void __user *arg)
 {
@@ -292,6 +294,12 @@ static int perf_set_filter(struct perf_event *event, void __user *arg)
 		ret = ftrace_profile_set_filter(event, event->attr.config,
 						filter);
 #endif
+	if (event->pmu->nr_addr_filters) {
+		struct perf_event_context *ctx = perf_event_ctx_lock(event);
+
+		ret = perf_event_set_addr_filter(event, filter);
+		mutex_unlock(&ctx->mutex);
+	}
 	kfree(filter);
 	return ret;
 }

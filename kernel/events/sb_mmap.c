@@ -16,6 +16,7 @@
 #include <linux/mman.h>
 #include <linux/slab.h>
 
+#include "addr_filter.h"
 #include "sideband.h"
 
 struct sb_mmap_info {
@@ -138,6 +139,14 @@ void perf_event_mmap(struct vm_area_struct *vma)
 	char *buf = NULL;
 	u32 len;
 
+	/*
+	 * Nothing tracks mappings unless some event records them: not even a
+	 * tracer's file filter, which upstream moves only then too (perf
+	 * record always has such an event).
+	 */
+	if (!perf_sb_wanted(PERF_SB_MMAP))
+		return;
+	perf_addr_filters_mmap(vma);
 	if (!sb_walk(PERF_SB_MMAP, sb_mmap_match, NULL, &mi))
 		return;
 

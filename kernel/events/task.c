@@ -19,6 +19,7 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
+#include "addr_filter.h"
 #include "aux.h"
 #include "bpf.h"
 #include "context.h"
@@ -415,6 +416,8 @@ void perf_event_exec(void)
 	bool changes = false;
 	LIST_HEAD(copies);
 
+	/* the old mappings are gone: file filters wait for the new ones */
+	perf_addr_filters_exec();
 	ctx = perf_pin_task_ctx(current);
 	if (!ctx)
 		return;
