@@ -76,6 +76,21 @@ if grep -q '^CONFIG_MODULES=y' "$O/.config"; then
 	fi
 fi
 
+# the base tree's mmap test looks for a PMU with an AUX area for its AUX
+# variants: it runs with the AUX test PMU loaded (rig/guest/with_module.c),
+# on both kernels, under its own name so that its results keep their names
+if [ -x "$ROOT/tests/base/mmap" ] && [ -f "$ROOT/tests/modules/perf_aux_pmu.ko" ]; then
+	mkdir -p "$ROOT/tests/base-real"
+	mv "$ROOT/tests/base/mmap" "$ROOT/tests/base-real/mmap"
+	if ! "$TARGET_CC" -static -O2 -Wall \
+		-DMODULE='"/tests/modules/perf_aux_pmu.ko"' \
+		-DPROG='"/tests/base-real/mmap"' \
+		-o "$ROOT/tests/base/mmap" "$RIG/guest/with_module.c"; then
+		log "cannot compile rig/guest/with_module.c: base/mmap runs without the AUX PMU"
+		mv "$ROOT/tests/base-real/mmap" "$ROOT/tests/base/mmap"
+	fi
+fi
+
 # the host's perf tool and bpftrace against this kernel (rig/perf-tool.sh,
 # rig/perf-modes.sh, rig/bpftrace.sh): x86_64
 # only, where the guest can run the host's binaries from its 9p share,

@@ -40,6 +40,8 @@
 #include <sys/syscall.h>
 
 #include "../kselftest_harness.h"
+#include "aux_common.h"
+#include "module_load.h"
 #include "perf_test.h"
 #include "rb_common.h"
 
@@ -59,8 +61,6 @@
  * A fresh AUX area reads all zeroes, and user space cannot write it (only
  * the user page takes writes), so what the PMU has not written is 0.
  */
-#define UNWRITTEN	0
-
 #define DATA_PAGES	16
 #define MAX_RECS	512
 #define MAX_EVENTS	4
@@ -83,11 +83,6 @@ struct aux_ev {
 	size_t aux_len;
 };
 
-static __u8 pattern(__u64 h, __u8 seed)
-{
-	return (__u8)(h ^ (h >> 8) ^ seed);
-}
-
 static long psz(void)
 {
 	return sysconf(_SC_PAGESIZE);
@@ -95,14 +90,7 @@ static long psz(void)
 
 static int load_module(void)
 {
-	int fd = open(MOD_PATH, O_RDONLY | O_CLOEXEC);
-	int ret;
-
-	if (fd < 0)
-		return -1;
-	ret = syscall(__NR_finit_module, fd, "", 0);
-	close(fd);
-	return ret;
+	return test_module_load(MOD_PATH);
 }
 
 /*
@@ -111,15 +99,7 @@ static int load_module(void)
  */
 static int unload_module(void)
 {
-	int i, ret = -1;
-
-	for (i = 0; i < 200; i++) {
-		ret = syscall(__NR_delete_module, MOD_NAME, O_NONBLOCK);
-		if (!ret || errno != EBUSY)
-			break;
-		usleep(10000);
-	}
-	return ret;
+	return test_module_unload(MOD_NAME, 2000);
 }
 
 FIXTURE(aux) {
@@ -309,23 +289,13 @@ static void expect_aux_rec(struct __test_metadata *_metadata,
 static long long bad_pattern(const struct aux_ev *ev, __u64 from, __u64 to,
 			     __u8 seed)
 {
-	__u64 h;
-
-	for (h = from; h < to; h++)
-		if (ev->aux[h & (ev->aux_len - 1)] != pattern(h, seed))
-			return h;
-	return -1;
+	return aux_first_mismatch(ev->aux, ev->aux_len, from, to, 1, seed);
 }
 
 /* The first position in [@from, @to) the PMU wrote, or -1. */
 static long long bad_unwritten(const struct aux_ev *ev, __u64 from, __u64 to)
 {
-	__u64 h;
-
-	for (h = from; h < to; h++)
-		if (ev->aux[h & (ev->aux_len - 1)] != UNWRITTEN)
-			return h;
-	return -1;
+	return aux_first_mismatch(ev->aux, ev->aux_len, from, to, 0, 0);
 }
 
 static pid_t gettid_(void)
@@ -746,24 +716,17 @@ TEST_F(aux, overwrite_mode)
 }
 
 /*
- * aux_watermark: POLLIN once aux_head has gone aux_watermark past the
- * last AUX wakeup (rounded down to a multiple of it), and not before; the
- * data buffer's own records are too few to wake anyone.
+ * 40 chunks of @chunk bytes, the reader keeping up (aux_tail follows
+ * aux_head): POLLIN exactly after the chunks that take the head @wm or
+ * more past the last wakeup, which then moves to the head rounded down
+ * to a multiple of @wm.
  */
-TEST_F(aux, watermark_wakes)
+static void expect_wakeups(struct __test_metadata *_metadata,
+			   struct aux_ev *ev, struct rec *recs, __u64 chunk,
+			   __u64 wm)
 {
-	struct perf_event_attr attr;
-	struct aux_ev *ev;
-	__u64 chunk = 1000, wm = psz(), last = 0, head;
+	__u64 last = 0, head;
 	int i, woke = 0;
-
-	aux_attr(&attr, self->type, CFG_CHUNK(chunk), 1);
-	attr.aux_watermark = wm;
-	ev = ev_open(self, &attr, 0, -1);
-	ASSERT_NE(ev, NULL);
-	ASSERT_EQ(ev_map_aux(ev, 4, PROT_READ | PROT_WRITE), 0);
-	ASSERT_EQ(ioctl(ev->fd, PERF_EVENT_IOC_ENABLE, 0), 0);
-	EXPECT_EQ(poll_now(ev->fd) & POLLIN, 0);
 
 	for (i = 1; i <= 40; i++) {
 		head = chunk * i;
@@ -782,7 +745,27 @@ TEST_F(aux, watermark_wakes)
 		aux_set_tail(ev, head);
 	}
 	EXPECT_EQ(woke, 40 * chunk / wm);
-	drain(ev, self->recs, MAX_RECS);
+	drain(ev, recs, MAX_RECS);
+}
+
+/*
+ * aux_watermark: POLLIN once aux_head has gone aux_watermark past the
+ * last AUX wakeup (rounded down to a multiple of it), and not before; the
+ * data buffer's own records are too few to wake anyone.
+ */
+TEST_F(aux, watermark_wakes)
+{
+	struct perf_event_attr attr;
+	struct aux_ev *ev;
+
+	aux_attr(&attr, self->type, CFG_CHUNK(1000), 1);
+	attr.aux_watermark = psz();
+	ev = ev_open(self, &attr, 0, -1);
+	ASSERT_NE(ev, NULL);
+	ASSERT_EQ(ev_map_aux(ev, 4, PROT_READ | PROT_WRITE), 0);
+	ASSERT_EQ(ioctl(ev->fd, PERF_EVENT_IOC_ENABLE, 0), 0);
+	EXPECT_EQ(poll_now(ev->fd) & POLLIN, 0);
+	expect_wakeups(_metadata, ev, self->recs, 1000, psz());
 }
 
 /* aux_watermark 0 in normal mode: wakeups every half buffer. */
@@ -790,33 +773,13 @@ TEST_F(aux, default_watermark_half)
 {
 	struct perf_event_attr attr;
 	struct aux_ev *ev;
-	__u64 chunk = 1000, half = 2 * psz(), last = 0, head;
-	int i, woke = 0;
 
-	aux_attr(&attr, self->type, CFG_CHUNK(chunk), 2);
+	aux_attr(&attr, self->type, CFG_CHUNK(1000), 2);
 	ev = ev_open(self, &attr, 0, -1);
 	ASSERT_NE(ev, NULL);
 	ASSERT_EQ(ev_map_aux(ev, 4, PROT_READ | PROT_WRITE), 0);
 	ASSERT_EQ(ioctl(ev->fd, PERF_EVENT_IOC_ENABLE, 0), 0);
-
-	for (i = 1; i <= 40; i++) {
-		head = chunk * i;
-		EXPECT_EQ(trigger(ev), head);
-		if (head - last >= half) {
-			EXPECT_EQ(poll_now(ev->fd) & POLLIN, POLLIN)
-				TH_LOG("no wakeup at head %llu",
-				       (unsigned long long)head);
-			last = head - head % half;
-			woke++;
-		} else {
-			EXPECT_EQ(poll_now(ev->fd) & POLLIN, 0)
-				TH_LOG("wakeup at head %llu",
-				       (unsigned long long)head);
-		}
-		aux_set_tail(ev, head);
-	}
-	EXPECT_EQ(woke, 40 * chunk / half);
-	drain(ev, self->recs, MAX_RECS);
+	expect_wakeups(_metadata, ev, self->recs, 1000, 2 * psz());
 }
 
 /*

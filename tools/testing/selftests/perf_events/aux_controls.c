@@ -43,6 +43,8 @@
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
+#include "aux_common.h"
+#include "module_load.h"
 #include "perf_test.h"
 #include "prefault.h"
 #include "rb_common.h"
@@ -86,35 +88,15 @@ struct leader {
 	size_t aux_len;
 };
 
-static __u8 pattern(__u64 h, __u8 seed)
-{
-	return (__u8)(h ^ (h >> 8) ^ seed);
-}
-
 static int load_module(void)
 {
-	int fd = open(MOD_PATH, O_RDONLY | O_CLOEXEC);
-	int ret;
-
-	if (fd < 0)
-		return -1;
-	ret = syscall(__NR_finit_module, fd, "", 0);
-	close(fd);
-	return ret;
+	return test_module_load(MOD_PATH);
 }
 
 /* Remove the module, waiting for the last event of a test to let go. */
 static int unload_module(void)
 {
-	int i, ret = -1;
-
-	for (i = 0; i < 200; i++) {
-		ret = syscall(__NR_delete_module, MOD_NAME, O_NONBLOCK);
-		if (!ret || errno != EBUSY)
-			break;
-		usleep(10000);
-	}
-	return ret;
+	return test_module_unload(MOD_NAME, 2000);
 }
 
 static long param(const char *path)
@@ -360,23 +342,13 @@ static void expect_sample(struct __test_metadata *_metadata,
 static long long bad_pattern(const struct leader *l, __u64 from, __u64 to,
 			     __u8 seed)
 {
-	__u64 h;
-
-	for (h = from; h < to; h++)
-		if (l->aux[h & (l->aux_len - 1)] != pattern(h, seed))
-			return h;
-	return -1;
+	return aux_first_mismatch(l->aux, l->aux_len, from, to, 1, seed);
 }
 
 /* The first position in [@from, @to) the PMU wrote, or -1. */
 static long long bad_unwritten(const struct leader *l, __u64 from, __u64 to)
 {
-	__u64 h;
-
-	for (h = from; h < to; h++)
-		if (l->aux[h & (l->aux_len - 1)])
-			return h;
-	return -1;
+	return aux_first_mismatch(l->aux, l->aux_len, from, to, 0, 0);
 }
 
 /* What a group member is tried under. */

@@ -46,6 +46,7 @@
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
+#include "module_load.h"
 #include "perf_test.h"
 #include "rb_common.h"
 
@@ -119,28 +120,13 @@ __attribute__((constructor)) static void exec_child(int argc, char **argv)
 
 static int load_module(void)
 {
-	int fd = open(MOD_PATH, O_RDONLY | O_CLOEXEC);
-	int ret;
-
-	if (fd < 0)
-		return -1;
-	ret = syscall(__NR_finit_module, fd, "", 0);
-	close(fd);
-	return ret;
+	return test_module_load(MOD_PATH);
 }
 
 /* Remove the module, waiting for the last event of a test to let go. */
 static int unload_module(void)
 {
-	int i, ret = -1;
-
-	for (i = 0; i < 200; i++) {
-		ret = syscall(__NR_delete_module, MOD_NAME, O_NONBLOCK);
-		if (!ret || errno != EBUSY)
-			break;
-		usleep(10000);
-	}
-	return ret;
+	return test_module_unload(MOD_NAME, 2000);
 }
 
 FIXTURE(filt) {

@@ -73,6 +73,7 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "module_load.h"
 #include "perf_test.h"
 
 #define DEFAULT_SECONDS		30
@@ -201,6 +202,8 @@ static int pmu_types[MAX_TYPES], nr_pmu_types;
 static int kprobe_type = -1, test_pmu_type = -1, uprobe_type = -1;
 static int aux_pmu_type = -1;
 static bool aux_module_loaded;
+/* an exec'd child: it uses the modules its parent loaded, loads none */
+static bool exec_child_mode;
 /* uprobes: this program's file, and offsets in it of code the work runs */
 static char self_exe[512];
 static long uprobe_offs[2], uprobe_ctr_off;
@@ -428,28 +431,16 @@ static void discover_uprobes(void)
  */
 static bool load_module(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	bool loaded;
-
-	if (fd < 0)
-		return false;
-	loaded = !syscall(__NR_finit_module, fd, "", 0);
-	close(fd);
-	return loaded;
+	return !test_module_load(path);
 }
 
 /* what this run loaded it unloads, once nothing of the run holds it */
 static void unload_aux_module(void)
 {
-	int try;
-
 	if (!aux_module_loaded)
 		return;
-	for (try = 0; try < 20; try++) {
-		if (!syscall(__NR_delete_module, AUX_MODULE_NAME, O_NONBLOCK))
-			return;
-		usleep(100000);
-	}
+	if (!test_module_unload(AUX_MODULE_NAME, 10000))
+		return;
 	ksft_print_msg("fuzz: %s stays loaded: %s\n", AUX_MODULE_NAME,
 		       strerror(errno));
 }
@@ -460,9 +451,14 @@ static void discover(void)
 	nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
 	if (nr_cpus < 1)
 		nr_cpus = 1;
-	if (load_module(PMU_MODULE))
+	/*
+	 * Only the run's own process loads them: it unloads the AUX PMU at
+	 * the end, which a child that loaded it again once the run had let
+	 * go would undo, leaving it to every suite after the fuzz.
+	 */
+	if (!exec_child_mode && load_module(PMU_MODULE))
 		ksft_print_msg("fuzz: loaded %s\n", PMU_MODULE);
-	aux_module_loaded = load_module(AUX_MODULE);
+	aux_module_loaded = !exec_child_mode && load_module(AUX_MODULE);
 	if (aux_module_loaded)
 		ksft_print_msg("fuzz: loaded %s\n", AUX_MODULE);
 	scan_tracepoints("/sys/kernel/tracing/events");
@@ -1583,6 +1579,7 @@ static void __attribute__((constructor)) exec_child(int argc, char **argv)
 	if (stats_map(atoi(argv[4])))
 		_exit(0);
 	count(&st->exec_children);
+	exec_child_mode = true;
 	discover();
 	for (i = 0; i < NR_SLOTS; i++) {
 		pthread_mutex_init(&slots[i].lock, NULL);
@@ -1796,7 +1793,7 @@ static int pmus_left_held(void)
  */
 static void dump_perf_fds(void)
 {
-	char path[300], link[64], line[256];
+	char path[600], link[64], line[256];
 	struct dirent *p, *f;
 	DIR *proc, *fds;
 	int found = 0;

@@ -32,6 +32,7 @@
 #include <sys/syscall.h>
 
 #include "../kselftest_harness.h"
+#include "module_load.h"
 #include "perf_test.h"
 
 #define MOD_PATH	"/tests/modules/perf_clock_pmu.ko"
@@ -42,19 +43,12 @@
 
 static int load_module(void)
 {
-	int fd = open(MOD_PATH, O_RDONLY | O_CLOEXEC);
-	int ret;
-
-	if (fd < 0)
-		return -1;
-	ret = syscall(__NR_finit_module, fd, "", 0);
-	close(fd);
-	return ret;
+	return test_module_load(MOD_PATH);
 }
 
 static int unload_module(void)
 {
-	return syscall(__NR_delete_module, MOD_NAME, O_NONBLOCK);
+	return test_module_unload(MOD_NAME, 0);
 }
 
 static long pmu_type(void)
