@@ -131,13 +131,14 @@ struct hw_perf_event {
 			u64		last_tag;
 		};
 		struct { /* a tracer writing an AUX area */
-			u64		aux_config;
 			/*
 			 * Paused by a member's overflow (aux_pause), or from
 			 * open (aux_start_paused): not a PERF_HES_* bit, as
 			 * it changes while the event is on and running.
 			 */
 			unsigned int	aux_paused;
+			/* the driver's own encoding of the trace setup */
+			u64		aux_config;
 		};
 		struct { /* cpu-clock, task-clock */
 			struct hrtimer	hrtimer;
@@ -366,37 +367,37 @@ struct pmu {
  * @PERF_ADDR_FILTER_ACTION_FILTER: trace only inside the range
  */
 enum perf_addr_filter_action_t {
-	PERF_ADDR_FILTER_ACTION_STOP = 0,
-	PERF_ADDR_FILTER_ACTION_START,
-	PERF_ADDR_FILTER_ACTION_FILTER,
+	PERF_ADDR_FILTER_ACTION_FILTER	= 2,
+	PERF_ADDR_FILTER_ACTION_START	= 1,
+	PERF_ADDR_FILTER_ACTION_STOP	= 0,
 };
 
 /**
  * struct perf_addr_filter - one item of an address filter string
- * @entry: in the event's perf_addr_filters_head
- * @path: the file for a range in a file; no dentry for a kernel range
+ * @action: what reaching the range does
  * @offset: the kernel address, or the offset into the file
  * @size: the range's length; 0 for a single address
- * @action: what reaching it does
+ * @path: the file for a range in a file; no dentry for a kernel range
+ * @entry: in the event's perf_addr_filters_head
  */
 struct perf_addr_filter {
-	struct list_head	entry;
-	struct path		path;
+	enum perf_addr_filter_action_t	action;
 	unsigned long		offset;
 	unsigned long		size;
-	enum perf_addr_filter_action_t	action;
+	struct path		path;
+	struct list_head	entry;
 };
 
 /**
  * struct perf_addr_filters_head - an event's address filters
- * @list: the struct perf_addr_filter items, in the string's order
  * @lock: guards @list and every copy's resolved ranges
  * @nr_file_filters: how many are in files
+ * @list: the struct perf_addr_filter items, in the string's order
  */
 struct perf_addr_filters_head {
-	struct list_head	list;
 	raw_spinlock_t		lock;
 	unsigned int		nr_file_filters;
+	struct list_head	list;
 };
 
 /**

@@ -227,6 +227,16 @@ static bool perf_addr_filter_in_vma(struct perf_addr_filter *filter,
 	return true;
 }
 
+/* @task's mm, held and read-locked, or NULL when it has none (any more) */
+static struct mm_struct *perf_addr_filters_lock_mm(struct task_struct *task)
+{
+	struct mm_struct *mm = get_task_mm(task);
+
+	if (mm)
+		mmap_read_lock(mm);
+	return mm;
+}
+
 /* the first mapping of @filter's file in @mm; mmap_lock held */
 static void perf_addr_filter_find(struct perf_addr_filter *filter,
 				  struct mm_struct *mm,
@@ -283,10 +293,9 @@ static void perf_addr_filters_apply(struct perf_event *event)
 		return;
 	/* file filters need the mappings: none to read, nothing changes */
 	if (ifh->nr_file_filters && task) {
-		mm = get_task_mm(task);
+		mm = perf_addr_filters_lock_mm(task);
 		if (!mm)
 			goto restart;
-		mmap_read_lock(mm);
 	}
 	raw_spin_lock_irqsave(&ifh->lock, flags);
 	list_for_each_entry(filter, &ifh->list, entry) {

@@ -504,14 +504,15 @@ int perf_aux_output_skip(struct perf_output_handle *handle, unsigned long size)
 
 	if (size > handle->size)
 		return -ENOSPC;
-	rb->aux_head += size;
-	rb_aux_publish_head(rb);
-	if (rb_aux_wakeup_due(rb)) {
-		perf_event_output_wakeup(handle->event, rb);
-		handle->wakeup = rb->aux_wakeup + rb->aux_watermark;
-	}
-	handle->head = rb->aux_head;
 	handle->size -= size;
+	handle->head = rb->aux_head + size;
+	rb->aux_head = handle->head;
+	rb_aux_publish_head(rb);
+	if (!rb_aux_wakeup_due(rb))
+		return 0;
+	/* the driver's next wakeup point moves on with the reader's */
+	handle->wakeup = rb->aux_wakeup + rb->aux_watermark;
+	perf_event_output_wakeup(handle->event, rb);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(perf_aux_output_skip);
