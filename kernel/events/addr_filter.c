@@ -324,7 +324,7 @@ restart:
  * takes); then it replaces the old one, and the event and its copies
  * resolve and restart.
  *
- * Context: process, ctx->mutex held.
+ * Context: process; takes ctx->mutex after parsing.
  * Return: 0, -EINVAL for a string that does not parse, -EOPNOTSUPP for a
  * file filter on a CPU event, the lookup's error for a file, or the
  * PMU's.
@@ -332,6 +332,7 @@ restart:
 int perf_event_set_addr_filter(struct perf_event *event, char *str)
 {
 	struct perf_addr_filters_head *ifh = &event->addr_filters;
+	struct perf_event_context *ctx;
 	struct perf_addr_filter *filter;
 	unsigned int nr_files = 0;
 	struct perf_event *child;
@@ -340,7 +341,11 @@ int perf_event_set_addr_filter(struct perf_event *event, char *str)
 	LIST_HEAD(old);
 	int ret;
 
-	lockdep_assert_held(&event->ctx->mutex);
+	/*
+	 * Parsed before ctx->mutex: looking a file up may take locks (a
+	 * /proc/<pid>/exe link takes exec_update_lock) that perf_event_open()
+	 * takes outside ctx->mutex.
+	 */
 	ret = perf_addr_filters_parse(event, str, &filters);
 	if (ret)
 		return ret;
@@ -352,6 +357,7 @@ int perf_event_set_addr_filter(struct perf_event *event, char *str)
 	list_for_each_entry(filter, &filters, entry)
 		nr_files += !!filter->path.dentry;
 
+	ctx = perf_event_ctx_lock(event);
 	raw_spin_lock_irqsave(&ifh->lock, flags);
 	list_splice_init(&ifh->list, &old);
 	list_splice(&filters, &ifh->list);
@@ -364,6 +370,7 @@ int perf_event_set_addr_filter(struct perf_event *event, char *str)
 	list_for_each_entry(child, &event->child_list, child_list)
 		perf_addr_filters_apply(child);
 	mutex_unlock(&event->child_mutex);
+	mutex_unlock(&ctx->mutex);
 	return 0;
 }
 

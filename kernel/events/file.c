@@ -294,12 +294,8 @@ static int perf_set_filter(struct perf_event *event, void __user *arg)
 		ret = ftrace_profile_set_filter(event, event->attr.config,
 						filter);
 #endif
-	if (event->pmu->nr_addr_filters) {
-		struct perf_event_context *ctx = perf_event_ctx_lock(event);
-
+	if (event->pmu->nr_addr_filters)
 		ret = perf_event_set_addr_filter(event, filter);
-		mutex_unlock(&ctx->mutex);
-	}
 	kfree(filter);
 	return ret;
 }
