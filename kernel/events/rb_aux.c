@@ -325,8 +325,8 @@ void rb_aux_unmap(struct perf_buffer *rb, struct mm_struct *mm)
 static void rb_aux_record(struct perf_event *event, unsigned long offset,
 			  unsigned long size, u64 flags)
 {
-	struct perf_output_handle handle;
 	struct perf_sample_data sample;
+	struct perf_output_handle handle;
 	struct {
 		struct perf_event_header header;
 		u64 offset;
@@ -502,7 +502,8 @@ int perf_aux_output_skip(struct perf_output_handle *handle, unsigned long size)
 {
 	struct perf_buffer *rb = handle->rb;
 
-	if (size > handle->size)
+	/* the gap must fit in the room the transaction was given */
+	if (handle->size < size)
 		return -ENOSPC;
 	handle->size -= size;
 	handle->head = rb->aux_head + size;
@@ -550,8 +551,8 @@ EXPORT_SYMBOL_GPL(perf_get_aux);
  */
 void perf_report_aux_output_id(struct perf_event *event, u64 hw_id)
 {
-	struct perf_output_handle handle;
 	struct perf_sample_data sample;
+	struct perf_output_handle handle;
 	struct {
 		struct perf_event_header header;
 		u64 hw_id;
@@ -595,8 +596,8 @@ void perf_event_itrace_started(struct perf_event *event)
 void perf_aux_itrace_start(struct perf_event *event)
 {
 	struct perf_event *owner = event->parent ?: event;
-	struct perf_output_handle handle;
 	struct perf_sample_data sample;
+	struct perf_output_handle handle;
 	struct {
 		struct perf_event_header header;
 		u32 pid;
