@@ -32,6 +32,7 @@
  *  bpf.h        BPF programs on events, with stubs without
  *               CONFIG_BPF_SYSCALL
  *  sysctl.h     the sysctl knobs other files read (sysctl.c)
+ *  (debugfs.c, the CPU contexts in debugfs, declares nothing)
  *  hw_breakpoint.h breakpoint slots (hw_breakpoint*.c)
  *  uprobes/internal.h the uprobes engine (uprobes/*.c)
  *
