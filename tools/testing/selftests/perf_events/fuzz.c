@@ -1225,15 +1225,23 @@ static void op_munmap(struct ctx *c)
 	} else if (s->rb) {
 		count(&st->ops[OP_MUNMAP]);
 		if (s->rb_len > (size_t)page_size && chance(c, 25)) {
+			/*
+			 * Part of a mapping: both kernels refuse to split a
+			 * buffer's VMA (EINVAL), and then it stays whole; a
+			 * mapping we lost track of would keep its event, and
+			 * the event's counter, after the run.
+			 */
 			if (chance(c, 50)) {
-				/* the user page goes first, the data stays */
-				munmap(s->rb, page_size);
-				s->rb = (char *)s->rb + page_size;
-				s->rb_user = false;
-			} else {
-				munmap((char *)s->rb + s->rb_len - page_size, page_size);
+				/* the user page first, the data staying */
+				if (!munmap(s->rb, page_size)) {
+					s->rb = (char *)s->rb + page_size;
+					s->rb_user = false;
+					s->rb_len -= page_size;
+				}
+			} else if (!munmap((char *)s->rb + s->rb_len - page_size,
+					   page_size)) {
+				s->rb_len -= page_size;
 			}
-			s->rb_len -= page_size;
 		} else {
 			unmap_rb(s);
 		}
@@ -1831,10 +1839,72 @@ static void dump_perf_fds(void)
 				fclose(info);
 		}
 		closedir(fds);
+		/* a mapping of an event holds its file as a descriptor does */
+		snprintf(path, sizeof(path), "/proc/%s/maps", p->d_name);
+		info = fopen(path, "r");
+		while (info && fgets(line, sizeof(line), info)) {
+			if (!strstr(line, "perf_event"))
+				continue;
+			found++;
+			ksft_print_msg("fuzz: pid %s maps %s", p->d_name, line);
+		}
+		if (info)
+			fclose(info);
 	}
 	closedir(proc);
 	if (!found)
-		ksft_print_msg("fuzz: no task holds a perf event descriptor\n");
+		ksft_print_msg("fuzz: no task holds a perf event descriptor or mapping\n");
+}
+
+/*
+ * The rest of what can hold a counter with no descriptor left: a task
+ * (of an earlier test, say) running with inherited events, whose stat
+ * line says where it runs and what it is; and what the kernel's CPU
+ * contexts hold, where the kernel lists it (ours, in debugfs).
+ */
+static void dump_holders(void)
+{
+	char path[300], stat[256], *p;
+	struct dirent *de;
+	char state;
+	int fd, n, cpu;
+	FILE *f;
+	DIR *d;
+
+	d = opendir("/proc");
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		fd = open(path, O_RDONLY);
+		n = fd < 0 ? -1 : read(fd, stat, sizeof(stat) - 1);
+		if (fd >= 0)
+			close(fd);
+		if (n <= 0)
+			continue;
+		stat[n] = '\0';
+		/* field 39 is the CPU it last ran on; 36 fields after state */
+		p = strrchr(stat, ')');
+		if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %*u %*u %*d %*u %*u %*u %*u %*u %*u %*u %*u %*u %*u %*u %*u %*u %*d %d",
+				 &state, &cpu) != 2)
+			continue;
+		/* kernel threads have no perf events of users; skip them */
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", de->d_name);
+		fd = open(path, O_RDONLY);
+		n = fd < 0 ? 0 : read(fd, path, 1);
+		if (fd >= 0)
+			close(fd);
+		if (n > 0)
+			ksft_print_msg("fuzz: task %.*s state %c cpu %d\n",
+				       (int)(p + 1 - stat), stat, state, cpu);
+	}
+	if (d)
+		closedir(d);
+	f = fopen("/sys/kernel/debug/perf_events/cpu_contexts", "r");
+	while (f && fgets(path, sizeof(path), f))
+		ksft_print_msg("fuzz: ctx: %s", path);
+	if (f)
+		fclose(f);
 }
 
 static int pmus_still_held(void)
@@ -1845,8 +1915,10 @@ static int pmus_still_held(void)
 		held = pmus_left_held();
 		if (!held)
 			break;
-		if (!try)
+		if (!try) {
 			dump_perf_fds();
+			dump_holders();
+		}
 		usleep(200000);
 	}
 	if (try)
