@@ -18,5 +18,8 @@ bool perf_aux_leader_leaves(struct perf_event *leader,
 			    struct perf_event_context *ctx);
 void perf_aux_release(struct perf_event *event);
 void perf_aux_pause(struct perf_event *event, bool pause);
+u32 perf_aux_sample_size(struct perf_event *event, u32 room);
+void perf_aux_sample_output(struct perf_event *event,
+			    struct perf_output_handle *handle, u32 size);
 
 #endif /* _KERNEL_EVENTS_AUX_H */

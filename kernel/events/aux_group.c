@@ -9,10 +9,9 @@
  *  - aux_pause / aux_resume: an overflow of the member pauses or resumes
  *    the leader's tracing (pmu::stop(PERF_EF_PAUSE) / start(PERF_EF_RESUME)),
  *    so that a trace covers only what lies between two events;
- *  - aux_sample_size: the member's samples carry the newest AUX data
- *    (the leader's pmu::snapshot_aux()).  Its sample path is not built:
- *    no PMU of ours has snapshot_aux, so the link is refused (EINVAL),
- *    as for any leader without it.
+ *  - aux_sample_size: the member's samples carry the newest AUX data,
+ *    up to that many bytes, which the leader's pmu::snapshot_aux() copies
+ *    into the sample (PERF_SAMPLE_AUX); a leader without it is refused.
  *
  * The member holds a reference to its leader in event->aux_event from
  * open (or inheritance) until it is freed.  When the leader leaves the
@@ -22,6 +21,7 @@
  */
 #include "aux.h"
 #include "event.h"
+#include "rb.h"
 #include "sched.h"
 #include "time.h"
 
@@ -135,7 +135,12 @@ static void perf_aux_set_paused(struct perf_event *leader, bool pause)
 		leader->pmu->start(leader, PERF_EF_RESUME);
 }
 
-static DEFINE_PER_CPU(int, perf_aux_pausing);
+/*
+ * A CPU is inside a driver callback of an AUX leader (a pause, a resume
+ * or a snapshot), which do not nest: an NMI overflow that comes in the
+ * middle leaves the leader alone.
+ */
+static DEFINE_PER_CPU(int, perf_aux_in_driver);
 
 /**
  * perf_aux_pause - an overflow of @event pauses or resumes its AUX leader
@@ -157,12 +162,109 @@ void perf_aux_pause(struct perf_event *event, bool pause)
 	if (!leader || !rcu_access_pointer((leader->parent ?: leader)->rb))
 		return;
 	local_irq_save(flags);
-	if (!this_cpu_read(perf_aux_pausing)) {
-		this_cpu_write(perf_aux_pausing, 1);
+	if (!this_cpu_read(perf_aux_in_driver)) {
+		this_cpu_write(perf_aux_in_driver, 1);
 		barrier();
 		perf_aux_set_paused(leader, pause);
 		barrier();
-		this_cpu_write(perf_aux_pausing, 0);
+		this_cpu_write(perf_aux_in_driver, 0);
 	}
 	local_irq_restore(flags);
+}
+
+/*
+ * The leader whose trace a sample of @event may copy now: on a PMU here,
+ * with an AUX area of its own (an inherited copy writes into its
+ * parent's, and so, as on upstream, has none to copy from).
+ */
+static struct perf_event *perf_aux_sampler(struct perf_event *event,
+					   struct perf_buffer **rbp)
+{
+	struct perf_event *leader = READ_ONCE(event->aux_event);
+	struct perf_buffer *rb;
+
+	if (!leader || READ_ONCE(leader->state) != PERF_EVENT_STATE_ACTIVE ||
+	    READ_ONCE(leader->oncpu) != smp_processor_id())
+		return NULL;
+	rb = rcu_dereference(leader->rb);
+	if (!rb || !READ_ONCE(rb->aux_nr_pages))
+		return NULL;
+	*rbp = rb;
+	return leader;
+}
+
+/**
+ * perf_aux_sample_size - how much AUX data a sample of @event carries
+ * @event: a member with aux_sample_size, sampling
+ * @room: bytes the record may still grow by (its size is a u16)
+ *
+ * aux_sample_size bytes, fewer when the record or the leader's AUX area
+ * has less room, in whole u64s; none when the leader is not on this CPU
+ * or this CPU is inside one of its driver callbacks (an NMI in the
+ * middle of a snapshot).  perf_aux_sample_output() writes exactly this.
+ *
+ * Context: the sample path, preemption off (IRQs off or NMI for
+ * hardware events).
+ * Return: the size of the AUX data, a multiple of 8.
+ */
+u32 perf_aux_sample_size(struct perf_event *event, u32 room)
+{
+	struct perf_buffer *rb;
+	u64 size = 0;
+
+	lockdep_assert_preemption_disabled();
+	if (this_cpu_read(perf_aux_in_driver))
+		return 0;
+	/* perf_sample_prepare() for a BPF program has no RCU section */
+	rcu_read_lock();
+	if (perf_aux_sampler(event, &rb))
+		size = min3((u64)room, event->attr.aux_sample_size,
+			    (u64)rb_aux_size(rb));
+	rcu_read_unlock();
+	return round_down(size, sizeof(u64));
+}
+
+/**
+ * perf_aux_sample_output - write the AUX data of a sample
+ * @event: the sampling member
+ * @handle: the sample's handle, at the AUX data
+ * @size: what perf_aux_sample_size() gave
+ *
+ * The leader's driver copies its newest @size bytes of trace through
+ * @handle.  Whatever it does not write (it had less, or the leader left
+ * since the sample was sized) is zeros, so the record always holds the
+ * size it announced.
+ *
+ * Context: as perf_aux_sample_size(), on the same CPU since then, inside
+ * the sample's rcu_read_lock().
+ */
+void perf_aux_sample_output(struct perf_event *event,
+			    struct perf_output_handle *handle, u32 size)
+{
+	static const u64 zeros[8];
+	struct perf_event *leader;
+	struct perf_buffer *rb;
+	unsigned long flags;
+	long done = 0;
+
+	local_irq_save(flags);
+	leader = perf_aux_sampler(event, &rb);
+	if (leader && !this_cpu_read(perf_aux_in_driver)) {
+		this_cpu_write(perf_aux_in_driver, 1);
+		barrier();
+		done = leader->pmu->snapshot_aux(leader, handle, size);
+		barrier();
+		this_cpu_write(perf_aux_in_driver, 0);
+	}
+	local_irq_restore(flags);
+
+	/* a driver that wrote more has overwritten what follows: say so */
+	if (WARN_ON_ONCE(done > size) || done < 0)
+		done = 0;
+	while (done < size) {
+		u32 n = min_t(u32, size - done, sizeof(zeros));
+
+		perf_output_copy(handle, zeros, n);
+		done += n;
+	}
 }

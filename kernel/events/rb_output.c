@@ -303,6 +303,21 @@ void perf_output_end(struct perf_output_handle *handle)
 	rcu_read_unlock();
 }
 
+/*
+ * The handle's page is used up: go on at the start of the next one.  Done
+ * when more is to be written, not when a page fills: a driver that writes
+ * through handle->addr itself (pmu::snapshot_aux()) may leave a handle at
+ * the very end of a page, as the inline perf_output_put() does.
+ */
+static void rb_handle_next_page(struct perf_output_handle *handle)
+{
+	struct perf_buffer *rb = handle->rb;
+
+	handle->page = (handle->page + 1) & (rb->nr_pages - 1);
+	handle->addr = rb->data_pages[handle->page];
+	handle->size = PAGE_SIZE;
+}
+
 /**
  * perf_output_copy - append bytes to the current record
  * @handle: the handle
@@ -316,12 +331,16 @@ unsigned int perf_output_copy(struct perf_output_handle *handle,
 			      const void *buf, unsigned int len)
 {
 	while (len) {
-		unsigned int n = min_t(unsigned long, len, handle->size);
+		unsigned int n;
 
+		if (!handle->size)
+			rb_handle_next_page(handle);
+		n = min_t(unsigned long, len, handle->size);
 		memcpy(handle->addr, buf, n);
+		handle->addr += n;
+		handle->size -= n;
 		buf += n;
 		len -= n;
-		perf_output_skip(handle, n);
 	}
 	return 0;
 }
@@ -337,19 +356,15 @@ unsigned int perf_output_copy(struct perf_output_handle *handle,
 unsigned int perf_output_skip(struct perf_output_handle *handle,
 			      unsigned int len)
 {
-	struct perf_buffer *rb = handle->rb;
-
 	while (len) {
-		unsigned int n = min_t(unsigned long, len, handle->size);
+		unsigned int n;
 
+		if (!handle->size)
+			rb_handle_next_page(handle);
+		n = min_t(unsigned long, len, handle->size);
 		handle->addr += n;
 		handle->size -= n;
 		len -= n;
-		if (!handle->size) {
-			handle->page = (handle->page + 1) & (rb->nr_pages - 1);
-			handle->addr = rb->data_pages[handle->page];
-			handle->size = PAGE_SIZE;
-		}
 	}
 	return 0;
 }

@@ -33,6 +33,7 @@
 
 #include <asm/ptrace.h>
 
+#include "aux.h"
 #include "cgroup.h"
 #include "event.h"
 #include "rb.h"
@@ -182,7 +183,7 @@ static u32 sample_prepare(struct perf_sample_data *data,
 	if (todo & PERF_SAMPLE_CODE_PAGE_SIZE)
 		data->code_page_size = perf_sample_page_size(data->ip);
 	if (todo & PERF_SAMPLE_AUX)
-		data->aux_size = 0;	/* no PMU of ours has an AUX area */
+		data->aux_size = 0;	/* sized last, below */
 	data->sample_flags |= todo & ~(PERF_SAMPLE_REGS_USER |
 				       PERF_SAMPLE_STACK_USER |
 				       PERF_SAMPLE_REGS_INTR);
@@ -244,6 +245,11 @@ static u32 sample_prepare(struct perf_sample_data *data,
 		size += sizeof(u64);
 		if (ex->stack_user_size)
 			size += ex->stack_user_size + sizeof(u64);
+	}
+	/* and the AUX snapshot what room is left after that */
+	if (type & PERF_SAMPLE_AUX) {
+		data->aux_size = perf_aux_sample_size(event, U16_MAX - size);
+		size += data->aux_size;
 	}
 	data->dyn_size = size - sizeof(struct perf_event_header) -
 			 event->header_size - event->id_header_size;
@@ -547,8 +553,11 @@ static void sample_output(struct perf_output_handle *handle,
 		perf_output_put(handle, data->data_page_size);
 	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
 		perf_output_put(handle, data->code_page_size);
-	if (type & PERF_SAMPLE_AUX)
+	if (type & PERF_SAMPLE_AUX) {
 		perf_output_put(handle, data->aux_size);
+		if (data->aux_size)
+			perf_aux_sample_output(event, handle, data->aux_size);
+	}
 }
 
 typedef int (*sample_begin_t)(struct perf_output_handle *handle,
