@@ -52,6 +52,10 @@
  *    count.  An aux_output event whose leader is gone does not go on a
  *    CPU (add() fails), like PEBS-via-PT on x86.
  *
+ * perf_aux_snap, for selftests/aux_sample, is perf_aux_test with a
+ * snapshot_aux(): a member with aux_sample_size samples the newest bytes
+ * of its stream (see aux_test_snapshot()).
+ *
  * Address filters, for selftests/aux_filters: perf_aux_test takes two
  * (nr_addr_filters; addr_filters_validate() refuses a third with
  * EOPNOTSUPP).  start() syncs them, perf_event_addr_filters_sync(), as a
@@ -112,7 +116,7 @@ struct aux_test_buf {
 	void *pages[];
 };
 
-static struct pmu aux_pmu, aux_out_pmu;
+static struct pmu aux_pmu, aux_out_pmu, aux_snap_pmu;
 
 /* children of an inherited event may pause on several CPUs at once */
 static atomic_t nr_pauses, nr_resumes;
@@ -257,6 +261,30 @@ static void aux_test_chunk(struct perf_event *event,
 	local64_add(n, &event->count);
 }
 
+/*
+ * PERF_SAMPLE_AUX of a member: the newest @size bytes of @event's stream,
+ * the pattern at heads [count - size, count), as a tracer copies the end
+ * of its trace into the sample.  Written only up to the end of the
+ * handle's page: a module cannot move a handle to the next page (no
+ * perf_output_copy() for modules), so the tests keep each sample within
+ * one page; what is not written, the core fills.
+ */
+static long aux_test_snapshot(struct perf_event *event,
+			      struct perf_output_handle *handle,
+			      unsigned long size)
+{
+	unsigned long end = local64_read(&event->count), n, i;
+	u8 seed = AUX_SEED(event->attr.config1);
+	u8 *to = handle->addr;
+
+	n = min(size, handle->size);
+	for (i = 0; i < n; i++)
+		to[i] = aux_pattern(end - size + i, seed);
+	handle->addr += n;
+	handle->size -= n;
+	return n;
+}
+
 static void aux_test_read(struct perf_event *event)
 {
 	u64 config = event->attr.config;
@@ -381,7 +409,8 @@ static int aux_test_event_init(struct perf_event *event)
 	struct aux_test_filters *f;
 	int i;
 
-	if (event->attr.type != aux_pmu.type)
+	if (event->attr.type != aux_pmu.type &&
+	    event->attr.type != aux_snap_pmu.type)
 		return -ENOENT;
 	if (is_sampling_event(event))
 		return -EOPNOTSUPP;
@@ -429,22 +458,31 @@ static const struct attribute_group *aux_pmu_attr_groups[] = {
 	NULL,
 };
 
+/* perf_aux_test and perf_aux_snap: the same tracer, with and without */
+#define AUX_TRACER_OPS							\
+	.module		= THIS_MODULE,					\
+	.task_ctx_nr	= perf_sw_context,				\
+	.capabilities	= PERF_PMU_CAP_ITRACE | AUX_PAUSE_CAPS,		\
+	.attr_groups	= aux_pmu_attr_groups,				\
+	.event_init	= aux_test_event_init,				\
+	.add		= aux_test_add,					\
+	.del		= aux_test_del,					\
+	.start		= aux_test_start,				\
+	.stop		= aux_test_stop,				\
+	.read		= aux_test_read,				\
+	.setup_aux	= aux_test_setup,				\
+	.free_aux	= aux_test_free,				\
+	.nr_addr_filters	= AUX_NR_FILTERS,			\
+	.addr_filters_validate	= aux_test_filters_validate,		\
+	.addr_filters_sync	= aux_test_filters_sync
+
 static struct pmu aux_pmu = {
-	.module		= THIS_MODULE,
-	.task_ctx_nr	= perf_sw_context,
-	.capabilities	= PERF_PMU_CAP_ITRACE | AUX_PAUSE_CAPS,
-	.attr_groups	= aux_pmu_attr_groups,
-	.event_init	= aux_test_event_init,
-	.add		= aux_test_add,
-	.del		= aux_test_del,
-	.start		= aux_test_start,
-	.stop		= aux_test_stop,
-	.read		= aux_test_read,
-	.setup_aux	= aux_test_setup,
-	.free_aux	= aux_test_free,
-	.nr_addr_filters	= AUX_NR_FILTERS,
-	.addr_filters_validate	= aux_test_filters_validate,
-	.addr_filters_sync	= aux_test_filters_sync,
+	AUX_TRACER_OPS,
+};
+
+static struct pmu aux_snap_pmu = {
+	AUX_TRACER_OPS,
+	.snapshot_aux	= aux_test_snapshot,
 };
 
 /* The leader an aux_output event writes into, or NULL. */
@@ -548,12 +586,22 @@ static int __init aux_pmu_init(void)
 		return ret;
 	ret = perf_pmu_register(&aux_out_pmu, "perf_aux_test_out", -1);
 	if (ret)
-		perf_pmu_unregister(&aux_pmu);
+		goto out_aux;
+	ret = perf_pmu_register(&aux_snap_pmu, "perf_aux_snap", -1);
+	if (ret)
+		goto out_out;
+	return 0;
+
+out_out:
+	perf_pmu_unregister(&aux_out_pmu);
+out_aux:
+	perf_pmu_unregister(&aux_pmu);
 	return ret;
 }
 
 static void __exit aux_pmu_exit(void)
 {
+	perf_pmu_unregister(&aux_snap_pmu);
 	perf_pmu_unregister(&aux_out_pmu);
 	perf_pmu_unregister(&aux_pmu);
 }
