@@ -29,7 +29,7 @@
 # ctxsw-0); then each row's extra fields and the sample-rate-max steps of
 # the last boot, and a verdict. Exit status non-zero when a guest fails,
 # a row is missing, or ours is worse than upstream by more than the
-# margin on any row but the scaling rows (ctxsw-cpu-*, ctxsw-sys-*,
+# margin on any row but the new aux-write-256, the scaling rows (ctxsw-cpu-*, ctxsw-sys-*,
 # mmap-sys-*, fork-sys-*, tick-freq-*, bp-open-*) and the process rows
 # (attach-*, profile-*, ctxsw-process-*): those are new and report only,
 # marked "worse (report only)" in the table, and never fail the run.
@@ -110,12 +110,14 @@ args = sys.argv[7:]
 # the scaling rows: new, so reported but never held to the margin
 FAMILIES = ('ctxsw-cpu', 'ctxsw-sys', 'mmap-sys', 'fork-sys', 'tick-freq',
             'bp-open')
+# other new rows, report only until they have a history: the AUX write path
+NEW_ROWS = ('aux-write',)
 # the rows of a process of many threads: new, so report only as well;
 # the process-wide ones use our PERF_FLAG_PID_PROCESS, which upstream
 # refuses, so they come from ours alone
 PROCESS_FAMILIES = ('attach-thread', 'attach-process', 'profile-thread',
                     'profile-process', 'ctxsw-process')
-SCALING_RE = re.compile('(' + '|'.join(FAMILIES + PROCESS_FAMILIES) +
+SCALING_RE = re.compile('(' + '|'.join(FAMILIES + PROCESS_FAMILIES + NEW_ROWS) +
                         r')-\d+(-\w+)?$')
 OURS_ONLY_RE = re.compile(r'(attach-process|profile-process|ctxsw-process)-')
 vals = {'ref': {}, 'ours': {}}

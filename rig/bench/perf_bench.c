@@ -29,6 +29,15 @@
  *	and the user page's RDPMC read (seqcount, index, offset, RDPMC,
  *	pmc_width) that needs no syscall. ns per read.
  *
+ *   aux-write-256
+ *	read() of an event of the AUX test PMU (perf_events/module/
+ *	perf_aux_pmu.c, loaded for the row): each read writes a 256-byte
+ *	chunk into the event's 8-page AUX area through the driver API
+ *	(perf_aux_output_begin()/_end()), and the core puts a
+ *	PERF_RECORD_AUX in the 8-page data buffer; the reader moves aux_tail
+ *	and data_tail after each.  ns per read (read-1 is the read alone).
+ *	Checks that every chunk landed whole.  New: report only.
+ *
  * The scaling rows: how a cost grows with the number of events, most of
  * which cannot run where the work happens. NCPUS is the number of online
  * CPUs (make bench boots 8); a row needing two or more fails on one.
@@ -1214,6 +1223,100 @@ static void ring_drain(struct ring *rb)
 	__atomic_store_n(&rb->page->data_tail, tail, __ATOMIC_RELEASE);
 }
 
+#define AUX_MODULE	"/tests/modules/perf_aux_pmu.ko"
+#define AUX_TYPE_PATH	"/sys/bus/event_source/devices/perf_aux_test/type"
+#define AUX_PAGES	8
+#define AUX_CHUNK	256
+
+static long read_sysctl(const char *path);
+
+/* aux-write-256: see the row list at the top */
+static void bench_aux_write(const char *row, long iters)
+{
+	long psz = sysconf(_SC_PAGESIZE), warm = iters / 10, type, i;
+	size_t len = (1 + AUX_PAGES) * psz, aux_len = AUX_PAGES * psz;
+	struct perf_event_mmap_page *pg;
+	struct perf_event_attr attr;
+	void *base, *aux = MAP_FAILED;
+	int fd, mod, loaded;
+	double t0 = 0, t1;
+	__u64 v;
+
+	mod = open(AUX_MODULE, O_RDONLY | O_CLOEXEC);
+	loaded = mod >= 0 && !syscall(__NR_finit_module, mod, "", 0);
+	if (mod >= 0)
+		close(mod);
+	type = read_sysctl(AUX_TYPE_PATH);
+	if (type < 0) {
+		row_failed(row, "load " AUX_MODULE);
+		return;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = AUX_CHUNK;
+	/*
+	 * Enabled once both areas are mapped: upstream stops a running AUX
+	 * event when its buffer is attached, until its next sched-in.
+	 */
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		row_failed(row, "perf_event_open");
+		goto out_module;
+	}
+	base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED) {
+		row_failed(row, "mmap");
+		goto out_close;
+	}
+	pg = base;
+	pg->aux_offset = len;
+	pg->aux_size = aux_len;
+	aux = mmap(NULL, aux_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, len);
+	if (aux == MAP_FAILED) {
+		row_failed(row, "mmap of the AUX area");
+		goto out_unmap;
+	}
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		row_failed(row, "PERF_EVENT_IOC_ENABLE");
+		goto out_unmap;
+	}
+	for (i = -warm; i < iters; i++) {
+		if (!i)
+			t0 = now_ns();
+		if (read(fd, &v, sizeof(v)) != sizeof(v)) {
+			row_failed(row, "read");
+			goto out_unmap;
+		}
+		__atomic_store_n(&pg->aux_tail,
+				 __atomic_load_n(&pg->aux_head, __ATOMIC_ACQUIRE),
+				 __ATOMIC_RELEASE);
+		__atomic_store_n(&pg->data_tail,
+				 __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE),
+				 __ATOMIC_RELEASE);
+	}
+	t1 = now_ns();
+	if (pg->aux_head != (__u64)(warm + iters) * AUX_CHUNK) {
+		printf("# %s: aux_head %llu after %ld reads, count %llu\n", row,
+		       (unsigned long long)pg->aux_head, warm + iters,
+		       (unsigned long long)v);
+		errno = 0;
+		row_failed(row, "chunks cut short or lost");
+		goto out_unmap;
+	}
+	report(row, t0, t1, iters, "");
+out_unmap:
+	if (aux != MAP_FAILED)
+		munmap(aux, aux_len);
+	munmap(base, len);
+out_close:
+	close(fd);
+out_module:
+	if (loaded)
+		syscall(__NR_delete_module, "perf_aux_pmu", O_NONBLOCK);
+}
+
 static long read_sysctl(const char *path)
 {
 	long v = -1;
@@ -2075,6 +2178,8 @@ int main(int argc, char **argv)
 	}
 	if (row_wanted("hw-read-1"))
 		bench_hw_read("hw-read-1", 0, ITERS(2000000));
+	if (row_wanted("aux-write-256"))
+		bench_aux_write("aux-write-256", ITERS(400000));
 #if defined(__x86_64__)
 	if (row_wanted("hw-rdpmc-1"))
 		bench_hw_read("hw-rdpmc-1", 1, ITERS(2000000));
