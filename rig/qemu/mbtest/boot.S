@@ -144,6 +144,67 @@ hlt_block_after:
 	ret
 
 /*
+ * branch_block(msr, lo, hi): wrmsr(msr, hi:lo) starts counting, 32 JMPs
+ * to the next instruction (2 bytes each: 32 branches, one per TB) run,
+ * wrmsr(msr, 0) stops it.  A branch counter that overflows at the kth
+ * JMP interrupts at branch_block_jmps + 2k.
+ */
+	.globl branch_block, branch_block_jmps
+branch_block:
+	push %esi
+	mov 8(%esp), %ecx
+	mov 12(%esp), %eax
+	mov 16(%esp), %edx
+	mov %ecx, %esi
+	wrmsr
+branch_block_jmps:
+	.rept 32
+	jmp 1f
+1:
+	.endr
+	mov %esi, %ecx
+	xor %eax, %eax
+	xor %edx, %edx
+	wrmsr
+	pop %esi
+	ret
+
+/*
+ * branch_mix(msr, lo, hi, n): as measure(), but each of the n iterations
+ * runs every kind of near branch: JMP rel8, CALL, an indirect JMP, RET,
+ * JECXZ and JZ (not taken) and JNZ (taken but the last time): 7 branches,
+ * 3 of them conditional (JECXZ, JZ, JNZ).
+ */
+	.globl branch_mix
+branch_mix:
+	push %esi
+	push %edi
+	mov 12(%esp), %ecx
+	mov 16(%esp), %eax
+	mov 20(%esp), %edx
+	mov 24(%esp), %edi
+	mov %ecx, %esi
+	wrmsr
+	mov %edi, %ecx
+1:	jmp 2f
+2:	call 3f
+	mov $4f, %eax
+	jmp *%eax
+3:	ret
+4:	jecxz 5f
+	test %ecx, %ecx
+	jz 5f
+5:	dec %ecx
+	jnz 1b
+	mov %esi, %ecx
+	xor %eax, %eax
+	xor %edx, %edx
+	wrmsr
+	pop %edi
+	pop %esi
+	ret
+
+/*
  * The entry of a run_user* test (msr, lo, hi, n): save the caller's
  * registers and stack, load msr into %esi, lo:hi into %eax:%edx and n into
  * %edi, and switch the data segments to ring 3's.  A macro, not a call, so

@@ -412,6 +412,175 @@ static void test_other_cpu(u32 ctl, u32 on, u32 ctr)
 	note("other vCPU iterations meanwhile: ", before);
 }
 
+/*
+ * Branch events: Intel's branch instructions retired (0xC4), its umask 1,
+ * conditional branches (BR_INST_RETIRED.CONDITIONAL), and branch misses
+ * retired (0xC5); AMD's retired branch instructions (0xC2), retired
+ * conditional branches (0xD1) and retired mispredicted branches (0xC3).
+ * The model never mispredicts. LOOP and JECXZ are conditional branches;
+ * far transfers (IRET, INT n, SYSCALL, SYSRET, SYSENTER, SYSEXIT) are
+ * branches, counted at the CPL they started at, as instructions are;
+ * exceptions and interrupts are not instructions and do not count.
+ */
+struct br_pmu {
+	u32 sel, ctr;		/* counter 0's PERFEVTSEL and counter MSRs */
+	u32 gctl;		/* the global enable MSR; 0: EN starts a counter */
+	u32 status, ack;	/* overflow status and its clear MSR; 0: none */
+	u32 br, cbr, miss;	/* the event selects */
+};
+
+/*
+ * Counters 0..nr-1 programmed with sel[i], zeroed, and run over fn(...,
+ * n): together, started by the global enable, or without one each in
+ * a run of its own, started by its EN. got[i]: what each counted.
+ */
+static void br_count(const struct br_pmu *p, const u32 *sel, int nr,
+		     void (*fn)(u32, u32, u32, u32), u32 n, u64 *got)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		wrmsr(p->sel + i, p->gctl ? sel[i] : 0);
+		wrmsr(p->ctr + i, 0);
+	}
+	if (p->gctl)
+		fn(p->gctl, BIT(nr) - 1, 0, n);
+	else
+		for (i = 0; i < nr; i++)
+			fn(p->sel + i, sel[i], 0, n);
+	for (i = 0; i < nr; i++) {
+		got[i] = rdmsr(p->ctr + i);
+		wrmsr(p->sel + i, 0);
+	}
+}
+
+/* counter 0 programmed with sel and started by fn(..., n) */
+static void br_run(const struct br_pmu *p, u32 sel, void (*fn)(u32, u32, u32, u32), u32 n)
+{
+	if (p->gctl) {
+		wrmsr(p->sel, sel);
+		fn(p->gctl, 1, 0, n);
+	} else {
+		wrmsr(p->sel, 0);
+		fn(p->sel, sel, 0, n);
+	}
+}
+
+static void br_block(u32 msr, u32 lo, u32 hi, u32 n)
+{
+	branch_block(msr, lo, hi);
+}
+
+static void test_branches(const struct br_pmu *p)
+{
+	static const u32 ks[] = { 1, 7, 32 };
+	static const char *const at[] = {
+		"branch events: overflow at the 1st JMP: PMI at the 2nd",
+		"branch events: overflow at the 7th JMP: PMI at the 8th",
+		"branch events: overflow at the 32nd JMP: PMI at the MOV after it",
+	};
+	u32 s[4], i;
+	u64 g[4];
+
+	s[0] = p->br | USR | OS | EN;
+	s[1] = p->cbr | USR | OS | EN;
+	s[2] = p->miss | USR | OS | EN;
+	s[3] = p->br | USR | OS;		/* not enabled */
+	br_count(p, s, 4, measure, 1000, g);
+	eq(g[0], 1000, "branch events: 1000 LOOPs count 1000 branches");
+	eq(g[1], 1000, "branch events: 1000 LOOPs count 1000 conditional branches");
+	eq(g[2], 0, "branch events: mispredicted branches count 0");
+	eq(g[3], 0, "branch events: a counter without EN counts 0");
+	br_count(p, s, 3, measure, 100000, g);
+	eq(g[0], 100000, "branch events: 100000 LOOPs count 100000 branches");
+	eq(g[1], 100000, "branch events: 100000 LOOPs count 100000 conditional branches");
+	br_count(p, s, 3, branch_mix, 1000, g);
+	eq(g[0], 7000, "branch events: JMP, CALL, JMP *, RET, JECXZ, JZ, JNZ x 1000: 7000");
+	eq(g[1], 3000, "branch events: JECXZ, JZ, JNZ x 1000: 3000 conditional");
+	eq(g[2], 0, "branch events: no mispredicted branch there either");
+	br_count(p, s, 2, br_block, 0, g);
+	eq(g[0], 32, "branch events: 32 JMPs count 32 branches");
+	eq(g[1], 0, "branch events: 32 JMPs count no conditional branch");
+	if (p->gctl) {
+		wrmsr(p->sel, s[0]);
+		wrmsr(p->ctr, 0);
+		measure(p->gctl, 2, 0, 1000);
+		eq(rdmsr(p->ctr), 0, "branch events: a counter off in the global control counts 0");
+		wrmsr(p->sel, 0);
+	}
+
+	/* user/kernel: IRET to CPL 3, n LOOPs, INT back */
+	s[0] = p->br | USR | EN;
+	s[1] = p->br | OS | EN;
+	s[2] = p->cbr | USR | EN;
+	s[3] = p->cbr | OS | EN;
+	br_count(p, s, 4, run_user, 5000, g);
+	eq(g[0], 5001, "branch events: USR only, 5000 LOOPs and the INT at CPL 3: 5001");
+	eq(g[1], 1, "branch events: OS only, the IRET to CPL 3: 1");
+	eq(g[2], 5000, "branch events: conditional, USR only: 5000");
+	eq(g[3], 0, "branch events: conditional, OS only: 0");
+	br_count(p, s, 4, run_user_fault, 5000, g);
+	eq(g[0], 5001, "branch events: faults at CPL 3 (UD2, RDMSR) are no branches: USR 5001");
+	eq(g[1], 3, "branch events: faults at CPL 3: OS 3 (IRET, the handlers' IRETs)");
+	eq(g[2], 5000, "branch events: faults at CPL 3: conditional USR 5000");
+	eq(g[3], 0, "branch events: faults at CPL 3: conditional OS 0");
+	wrmsr(0x174, 0x08);			/* SYSENTER_CS */
+	wrmsr(0x175, (u32)kstack_top);		/* SYSENTER_ESP */
+	wrmsr(0x176, (u32)sysenter_entry);	/* SYSENTER_EIP */
+	br_count(p, s, 2, run_user_sysexit, 5000, g);
+	eq(g[0], 5001, "branch events: SYSEXIT/SYSENTER: USR 5001 (SYSENTER counts as user)");
+	eq(g[1], 1, "branch events: SYSEXIT/SYSENTER: OS 1 (SYSEXIT counts as kernel)");
+	syscall_setup();
+	br_count(p, s, 2, run_user_sysret, 5000, g);
+	eq(g[0], 5001, "branch events: SYSRET/SYSCALL: USR 5001 (SYSCALL counts as user)");
+	eq(g[1], 1, "branch events: SYSRET/SYSCALL: OS 1 (SYSRET counts as kernel)");
+
+	/* overflow at exactly the kth branch: the PMI comes right after it */
+	for (i = 0; i < 3; i++) {
+		pmi_setup(p->status, p->ctr, p->ack);
+		wrmsr(p->ctr, -(u64)ks[i] & MASK48);
+		br_run(p, p->br | USR | OS | INT | EN, br_block, 0);
+		report(nmis == 1 && nmi_eip == (u32)branch_block_jmps + 2 * ks[i], at[i]);
+		if (nmis != 1 || nmi_eip != (u32)branch_block_jmps + 2 * ks[i]) {
+			note("PMIs: ", nmis);
+			note("at JMP + ", nmi_eip - (u32)branch_block_jmps);
+		}
+		if (p->status)
+			eq(nmi_status, 1, "branch events: overflow status bit 0 at the PMI");
+	}
+	pmi_setup(p->status, p->ctr, p->ack);
+	wrmsr(p->ctr, -2500ull & MASK48);
+	br_run(p, p->br | USR | INT | EN, run_user, 5000);
+	eq(nmis, 1, "branch events: overflow at CPL 3 (USR only): one PMI");
+	eq(nmi_cs & 3, 3, "branch events: the PMI interrupted CPL 3");
+	eq(rdmsr(p->ctr), 2501, "branch events: USR count exact across the PMI: 5001 - 2500");
+	pmi_setup(p->status, p->ctr, p->ack);
+	wrmsr(p->ctr, -2500ull & MASK48);
+	br_run(p, p->cbr | USR | INT | EN, run_user, 5000);
+	eq(nmis, 1, "branch events: conditional overflow at CPL 3: one PMI");
+	eq(nmi_cs & 3, 3, "branch events: conditional: the PMI interrupted CPL 3");
+	eq(rdmsr(p->ctr), 2500, "branch events: conditional count exact: 5000 - 2500");
+	/* overflowing at a far transfer that changes CPL: the PMI after it */
+	pmi_setup(p->status, p->ctr, p->ack);
+	wrmsr(p->ctr, -1ull & MASK48);
+	br_run(p, p->br | OS | INT | EN, run_user, 5000);
+	eq(nmis, 1, "branch events: overflow at IRET to CPL 3 (OS only): one PMI");
+	eq(nmi_cs & 3, 3, "branch events: overflow at IRET: the PMI comes after it, at CPL 3");
+	pmi_setup(p->status, p->ctr, p->ack);
+	wrmsr(p->ctr, -5001ull & MASK48);
+	br_run(p, p->br | USR | INT | EN, run_user_sysret, 5000);
+	eq(nmis, 1, "branch events: overflow at SYSCALL (USR only): one PMI");
+	eq(nmi_cs & 3, 0, "branch events: overflow at SYSCALL: the PMI comes after it, at CPL 0");
+	eq(rdmsr(p->ctr), 0, "branch events: overflow at SYSCALL: USR count wrapped to 0");
+	wrmsr(p->sel, 0);
+}
+
+/* Intel: 0xC4, its umask 1 (BR_INST_RETIRED.CONDITIONAL), 0xC5 */
+static const struct br_pmu intel_br = {
+	.sel = EVTSEL0, .ctr = PMC0, .gctl = GCTRL, .status = GSTATUS, .ack = GRESET,
+	.br = 0xc4, .cbr = 0x1c4, .miss = 0xc5,
+};
+
 static void test_intel(void)
 {
 	u32 a, b, c, d, ver;
@@ -427,6 +596,8 @@ static void test_intel(void)
 	eq(d & 0x1f, 3, "CPUID 0xA: 3 fixed counters");
 	eq((d >> 5) & 0xff, 48, "CPUID 0xA: 48-bit fixed counters");
 	eq(b & 3, 0, "CPUID 0xA: core cycles and instructions available");
+	report((a >> 24) >= 7, "CPUID 0xA: EBX length covers the branch events (bits 5, 6)");
+	eq(b & 0x60, 0, "CPUID 0xA: branch instructions and branch misses available");
 	if (ver >= 5) {
 		eq(c, 7, "CPUID 0xA v5: ECX enumerates fixed counters 0-2");
 		report(d & (1u << 15), "CPUID 0xA v5: AnyThread deprecated");
@@ -668,12 +839,35 @@ static void test_intel(void)
 	wrmsr(EVTSEL0, 0xc0 | EN | USR | OS);
 	test_other_cpu(GCTRL, 1, PMC0);
 	wrmsr(EVTSEL0, 0);
+	wrmsr(GCTRL, 0);
+	test_branches(&intel_br);
+	if (!icount) {
+		u64 on, off;
+
+		/* what counting branches costs: ns (cycles) per 1e7 LOOPs */
+		wrmsr(FIXCTRL, 0x3 << 4);
+		wrmsr(EVTSEL0, 0xc4 | EN | USR | OS);
+		wrmsr(FIX0 + 1, 0);
+		measure(GCTRL, 1, 2, 10000000);
+		on = rdmsr(FIX0 + 1);
+		wrmsr(FIX0 + 1, 0);
+		measure(GCTRL, 0, 2, 10000000);
+		off = rdmsr(FIX0 + 1);
+		note("1e7 LOOPs, ns with branches counted: ", on);
+		note("1e7 LOOPs, ns without: ", off);
+		wrmsr(EVTSEL0, 0);
+		wrmsr(FIXCTRL, 0);
+	}
 }
 
 static void test_amd(void)
 {
 	u32 a, b, c, d, xlevel, i, n, v2 = 0, core, ncore = 0;
 	u32 ctl, on;
+	/* 0xC2, 0xD1 (conditional), 0xC3 (mispredicted) */
+	struct br_pmu amd_br = {
+		.sel = K7_SEL0, .ctr = K7_CTR0, .br = 0xc2, .cbr = 0xd1, .miss = 0xc3,
+	};
 
 	cpuid(0x80000000, &xlevel, &b, &c, &d);
 	cpuid(0x80000001, &a, &b, &c, &d);
@@ -870,6 +1064,13 @@ static void test_amd(void)
 	wrmsr(K7_CTR0, 0);
 	test_other_cpu(ctl, on, K7_CTR0);
 	wrmsr(K7_SEL0, 0);
+	if (v2)
+		wrmsr(A_GCTL, 0);
+	/* without PerfMonV2 no global control or status: EN starts it */
+	amd_br.gctl = v2 ? A_GCTL : 0;
+	amd_br.status = v2 ? A_GSTATUS : 0;
+	amd_br.ack = v2 ? A_GCLR : 0;
+	test_branches(&amd_br);
 }
 
 /* w is one of the space-separated words of s */

@@ -29,6 +29,11 @@ extern char nop_block_nops[];
 /* WRMSR(msr, hi:lo), NOP, STI, HLT, CLI, WRMSR(msr, 0) */
 void hlt_block(u32 msr, u32 lo, u32 hi);
 extern char hlt_block_after[];
+/* WRMSR(msr, hi:lo), 32 JMPs to the next instruction, WRMSR(msr, 0) */
+void branch_block(u32 msr, u32 lo, u32 hi);
+extern char branch_block_jmps[];
+/* as measure(), n iterations of 7 branches, 3 of them conditional */
+void branch_mix(u32 msr, u32 lo, u32 hi, u32 n);
 /* the same with the LOOP at CPL 3, entered and left in several ways */
 void run_user(u32 msr, u32 lo, u32 hi, u32 n);
 void run_user_fault(u32 msr, u32 lo, u32 hi, u32 n);
