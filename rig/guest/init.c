@@ -86,6 +86,40 @@ static void cmdline_get(const char *key, char *val, size_t len)
 	}
 }
 
+/*
+ * perf_event_max_sample_rate as the kernel booted with it.  Both kernels
+ * lower it for good whenever a sample's interrupt takes too long, which
+ * under TCG a test that samples hard (or a TB flush in a PMI) can cause;
+ * each test starts from the boot value, so that one test's slow
+ * interrupts do not make a later test's frequency EINVAL.
+ */
+#define MAX_RATE	"/proc/sys/kernel/perf_event_max_sample_rate"
+static char boot_rate[32];
+
+static void rate_save(void)
+{
+	int fd = open(MAX_RATE, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, boot_rate, sizeof(boot_rate) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	boot_rate[n > 0 ? n : 0] = '\0';
+}
+
+static void rate_restore(void)
+{
+	int fd;
+
+	if (!boot_rate[0])
+		return;
+	fd = open(MAX_RATE, O_WRONLY);
+	if (fd < 0)
+		return;
+	if (write(fd, boot_rate, strlen(boot_rate)) < 0)
+		say("# init: restore %s: %s\n", MAX_RATE, strerror(errno));
+	close(fd);
+}
+
 /* Run one command to completion or until its time is up. */
 static void run_one(const char *suite, int timeout, char **argv)
 {
@@ -95,6 +129,7 @@ static void run_one(const char *suite, int timeout, char **argv)
 	int status = 0;
 	pid_t pid, r;
 
+	rate_restore();
 	say("KPERF-BEGIN %s %s\n", suite, name);
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
@@ -300,6 +335,7 @@ int main(void)
 		say("KPERF-MODE %s\n", mode);
 		setenv("PATH", "/bin:/sbin:/tests", 1);
 		snprintf(list, sizeof(list), "/tests/%s.list", mode);
+		rate_save();
 		run_list(list);
 		inject_fault(fault);
 		kmemleak_report();
