@@ -16,12 +16,15 @@
 # --stdio lists both functions), order (hotspot_major first,
 # hotspot_minor second), script (perf script prints the samples),
 # callchain (the callchains of the hot samples reach main), top (perf
-# top --stdio shows hotspot_major while the workload runs).
+# top --stdio shows hotspot_major while the workload runs), branches
+# (perf stat -e branches:u,branch-misses:u,instructions:u counts branches,
+# fewer than the instructions, and no misses: the rig's emulated PMU
+# counts every retired branch and never mispredicts, rig/qemu patch 11).
 #
 # Without a host share or without perf on the host every test is
 # reported as skipped, never failed.
 SECS=${1:-5}
-TESTS="record report order script callchain top"
+TESTS="record report order script callchain top branches"
 # result, skip_all and the host share's mount (rig/guest/hostperf.sh)
 . /tests/hostperf.sh
 tap_plan
@@ -104,5 +107,20 @@ if grep -q hotspot_major /tmp/top.txt; then
 else
 	result not-ok top "hotspot_major not in perf top output"
 	tail -5 /tmp/top.txt | sed 's/^/# /'
+fi
+
+# 7. perf stat of the branch events (-x, : value,unit,event,...): a
+# "<not supported>" value, no branches or any miss fails
+hp stat -x, -e branches:u,branch-misses:u,instructions:u /tmp/hotspots 1 \
+	> /dev/null 2> /tmp/stat.txt
+sed 's/^/# stat: /' /tmp/stat.txt | tail -3
+br=$(sed -n 's/^\([0-9]*\),[^,]*,branches:u,.*/\1/p' /tmp/stat.txt)
+miss=$(sed -n 's/^\([0-9]*\),[^,]*,branch-misses:u,.*/\1/p' /tmp/stat.txt)
+ins=$(sed -n 's/^\([0-9]*\),[^,]*,instructions:u,.*/\1/p' /tmp/stat.txt)
+if [ -n "$br" ] && [ -n "$miss" ] && [ -n "$ins" ] && [ "$br" -gt 0 ] &&
+   [ "$br" -lt "$ins" ] && [ "$miss" = 0 ]; then
+	result ok branches
+else
+	result not-ok branches "branches '$br', misses '$miss', instructions '$ins'"
 fi
 exit 0
