@@ -18,7 +18,7 @@
 #   make fuzz [ARCH=..]   our fuzzer and trinity on the DEBUG=1 kernel (MINUTES=10, SEED=)
 #   make qemu             build QEMU with the emulated x86 PMU (rig/qemu; make setup does)
 #   make qemu-test        its conformance suite (bare metal, -icount), Intel and AMD models
-#   make debian-build     our perf in a kernel with Debian's amd64 config (STEP=config|perf|vmlinux|modules)
+#   make debian-build     our perf in a kernel with Debian's config (ARCH=, STEP=config|perf|vmlinux|modules)
 #
 # Options: ARCH=x86_64|arm64 (one arch; check and compare default to both),
 # REF=1 (upstream instead of ours), DEBUG=1 (lockdep, KASAN, kmemleak,
@@ -79,7 +79,7 @@ profile:
 
 STEP ?= vmlinux
 debian-build:
-	@rig/debian-build.sh $(STEP)
+	@rig/debian-build.sh $(STEP) $(ONE_ARCH)
 
 MINUTES ?= 10
 SEED ?=

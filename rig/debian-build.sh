@@ -1,47 +1,103 @@
 #!/bin/bash
 # debian-build.sh: our perf_events in a kernel configured as Debian ships
-# 6.12 for amd64 (linux-config-6.12: config.amd64_none_amd64), to show that
-# everything a distribution builds around perf still builds and links with
-# ours. Not part of make check (it takes long on two cores).
+# 6.12 (linux-config-6.12: config.amd64_none_amd64, or for ARCH=arm64
+# config.arm64_none_arm64, cross-compiled), to show that everything a
+# distribution builds around perf still builds and links with ours. Not
+# part of make check (it takes long on two cores).
 #
-# Usage: rig/debian-build.sh [config|perf|vmlinux|modules]
+# Usage: rig/debian-build.sh [config|perf|vmlinux|modules] [x86_64|arm64]
 #   config   configure only, and list the perf-related options of Debian's
 #            config that our tree does not offer (about a minute)
-#   perf     also compile kernel/events/ and arch/x86/events/ under it
+#   perf     also compile kernel/events/ and the arch's PMU drivers under it
 #   vmlinux  also build and link vmlinux (the default)
 #   modules  also build the modules of every directory whose code calls a
-#            perf export (KVM, i915, amdgpu, the IOMMU and DMA perfmon
-#            drivers, drivers/perf, ...); modpost then fails on any perf
-#            symbol one needs that our perf code does not export, or
-#            exports under another licence.  (All of Debian's modules
-#            would take many hours on two cores.)
+#            perf export (x86: KVM, i915, amdgpu, the IOMMU and DMA
+#            perfmon drivers, drivers/perf; arm64: Arm SPE, CoreSight,
+#            hisi_ptt, the uncore PMUs of drivers/perf, ...); modpost then
+#            fails on any perf symbol one needs that our perf code does not
+#            export, or exports under another licence.  (All of Debian's
+#            modules would take many hours on two cores.)
+#            SKIP_DIRS="dir ..." leaves some of those directories out
+#            (amdgpu alone is several hundred objects on arm64).
 #
 # Deviations from Debian's config: no debug info and no BTF (pahole and
 # hours of link time), no trusted/revocation key files (Debian's are not in
 # the source package), and an ephemeral module signing key.  Output in
-# build/debian-x86_64; the time of each step is printed.
+# build/debian-<arch>; the time of each step is printed.
 source "$(dirname "$0")/lib.sh"
 
 STEP=${1:-vmlinux}
-arch_setup x86_64
+arch_setup "${2:-x86_64}"
 SRC=$("$RIG/assemble.sh")
-O=$BUILD/debian-x86_64
-CFG=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
+O=$BUILD/debian-$KARCH
 mkdir -p "$O"
 
-if [ ! -f "$CFG" ]; then
+case $KARCH in
+x86_64)
+	DEB_ARCH=amd64
+	# where the arch's perf code is: upstream's, then ours
+	UP_PERF="kernel/events arch/x86/events"
+	OUR_PERF="kernel/events arch/x86/events"
+	PERF_DIRS="kernel/events/ arch/x86/events/"
+	USER_DIRS="arch/x86 drivers kernel mm net sound virt" ;;
+arm64)
+	DEB_ARCH=arm64
+	UP_PERF="kernel/events drivers/perf/arm_pmu.c drivers/perf/arm_pmu_platform.c drivers/perf/arm_pmu_acpi.c drivers/perf/arm_pmuv3.c"
+	OUR_PERF="kernel/events arch/arm64/kernel/perf_event.c arch/arm64/kernel/perf_event_probe.c arch/arm64/kernel/perf_event_sysfs.c arch/arm64/kernel/perf_event_user.c arch/arm64/kernel/perf_event_acpi.c"
+	PERF_DIRS="kernel/events/ arch/arm64/kernel/ drivers/perf/"
+	USER_DIRS="arch/arm64 drivers kernel mm net sound virt" ;;
+esac
+CFG=/usr/src/linux-config-6.12/config.${DEB_ARCH}_none_${DEB_ARCH}.xz
+
+# Debian's config of another architecture: its linux-config-6.12 package,
+# fetched with an apt configuration of our own (the machine's apt sources
+# and architectures stay as they are) and unpacked under the cache
+foreign_config() {
+	local d=$KPERF_CACHE/linux-config-$DEB_ARCH
+	CFG=$d/root/usr/src/linux-config-6.12/config.${DEB_ARCH}_none_${DEB_ARCH}.xz
+	[ -f "$CFG" ] && return 0
+	log "fetching linux-config-6.12 for $DEB_ARCH"
+	rm -rf "$d"
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/root"
+	touch "$d/status"
+	cat > "$d/sources.list" <<-EOF
+	deb [arch=$DEB_ARCH signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security bookworm-security main
+	deb [arch=$DEB_ARCH signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main
+	EOF
+	cat > "$d/apt.conf" <<-EOF
+	APT::Architecture "$DEB_ARCH";
+	APT::Architectures "$DEB_ARCH";
+	Dir::State "$d";
+	Dir::State::Lists "$d/lists";
+	Dir::State::status "$d/status";
+	Dir::Cache "$d/cache";
+	Dir::Etc::SourceList "$d/sources.list";
+	Dir::Etc::SourceParts "$d/none";
+	EOF
+	(cd "$d" && APT_CONFIG=$d/apt.conf apt-get -o APT::Sandbox::User=root update -q >/dev/null &&
+	 APT_CONFIG=$d/apt.conf apt-get -o APT::Sandbox::User=root download -q linux-config-6.12 >/dev/null 2>&1) ||
+		die "cannot fetch linux-config-6.12 for $DEB_ARCH"
+	dpkg-deb -x "$d"/linux-config-6.12_*.deb "$d/root"
+	[ -f "$CFG" ] || die "no $CFG in linux-config-6.12"
+}
+
+if [ "$KARCH" != x86_64 ]; then
+	foreign_config
+elif [ ! -f "$CFG" ]; then
 	[ "$(id -u)" = 0 ] || die "need root to install linux-config-6.12"
 	log "installing linux-config-6.12"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
 		linux-config-6.12 >/dev/null || die "cannot install linux-config-6.12"
 fi
 
-cc=gcc
-command -v ccache >/dev/null && cc="ccache gcc"
+cc=${CROSS}gcc
+hostcc=gcc
+command -v ccache >/dev/null && cc="ccache $cc" && hostcc="ccache gcc"
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(dirname "$(dirname "$RIG")")}"
 # serialized with the rig's other kernel builds (rig/build-kernel.sh)
 dmake() {
-	flock "$BUILD_LOCK" nice make -s -C "$SRC" O="$O" ARCH=x86_64 CC="$cc" HOSTCC="$cc" \
+	flock "$BUILD_LOCK" nice make -s -C "$SRC" O="$O" ARCH="$KARCH" \
+		${CROSS:+CROSS_COMPILE=$CROSS} CC="$cc" HOSTCC="$hostcc" \
 		KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00 UTC' \
 		KBUILD_BUILD_USER=kperf KBUILD_BUILD_HOST=kperf "$@"
 }
@@ -59,7 +115,8 @@ configure() {
 		--set-str SYSTEM_TRUSTED_KEYS "" \
 		--set-str SYSTEM_REVOCATION_KEYS "" \
 		--set-str MODULE_SIG_KEY certs/signing_key.pem \
-		--disable DEBUG_INFO_DWARF5 --disable DEBUG_INFO_BTF \
+		--disable DEBUG_INFO_DWARF5 --disable DEBUG_INFO_DWARF4 \
+		--disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT --disable DEBUG_INFO_BTF \
 		--enable DEBUG_INFO_NONE
 	dmake olddefconfig
 	# what of Debian's perf world our tree does not offer (removed with
@@ -73,16 +130,18 @@ configure() {
 
 perf_objs() {
 	# the directories, so that Kbuild builds what this config selects
-	dmake -j"$(nproc)" kernel/events/ arch/x86/events/
+	# shellcheck disable=SC2086 # one directory per word
+	dmake -j"$(nproc)" $PERF_DIRS
 }
 
 # what perf exports to modules: upstream's list and ours (a symbol only
 # upstream exports is one a module may miss with ours)
 perf_exports() {
+	# shellcheck disable=SC2086 # one path per word
 	{ (cd "$(base_tree)" && grep -rhoE 'EXPORT_(SYMBOL|SYMBOL_GPL)\([a-z_0-9]+\)' \
-		kernel/events arch/x86/events)
-	  grep -rhoE 'EXPORT_(SYMBOL|SYMBOL_GPL)\([a-z_0-9]+\)' \
-		"$SRC/kernel/events" "$SRC/arch/x86/events"; } |
+		$UP_PERF)
+	  (cd "$SRC" && grep -rhoE 'EXPORT_(SYMBOL|SYMBOL_GPL)\([a-z_0-9]+\)' \
+		$OUR_PERF); } |
 		sed -E 's/.*\(([a-z_0-9]+)\)/\1/' | sort -u
 }
 
@@ -90,8 +149,10 @@ perf_exports() {
 perf_user_dirs() {
 	local syms
 	syms=$(perf_exports | paste -sd'|')
-	(cd "$SRC" && grep -rlwE --include='*.c' "$syms" arch/x86 drivers kernel mm net sound virt 2>/dev/null |
-		grep -v '^kernel/events/\|^arch/x86/events/' | xargs -r -n1 dirname | sort -u)
+	# shellcheck disable=SC2086 # one directory per word
+	(cd "$SRC" && grep -rlwE --include='*.c' "$syms" $USER_DIRS 2>/dev/null |
+		grep -v '^kernel/events/\|^arch/x86/events/\|^arch/arm64/kernel/perf_event' |
+		xargs -r -n1 dirname | sort -u)
 }
 
 # The modules of those directories, built on their own: each .ko goes
@@ -105,6 +166,12 @@ modules() {
 	dirs=$(perf_user_dirs)
 	log "debian: directories whose code calls our perf exports:"
 	echo "$dirs" | sed 's/^/  /'
+	# SKIP_DIRS="dir ...": leave these out (say so: their uses go unchecked)
+	if [ -n "${SKIP_DIRS:-}" ]; then
+		# shellcheck disable=SC2086 # one directory per word
+		dirs=$(echo "$dirs" | grep -vxF -f <(printf '%s\n' $SKIP_DIRS))
+		log "debian: left out by SKIP_DIRS: $SKIP_DIRS"
+	fi
 	# a directory build takes its subdirectories along: keep the top ones
 	dirs=$(echo "$dirs" | awk '{ for (i = 1; i <= n; i++)
 		if (index($0 "/", top[i] "/") == 1) next; top[++n] = $0; print }')
@@ -128,7 +195,7 @@ modules() {
 	for ko in $kos; do
 		[ -f "$O/$ko" ] || { echo "$ko: not built" >&2; bad=1; continue; }
 		lic=$(modinfo -F license "$O/$ko")
-		for sym in $(nm -u "$O/$ko" | awk '{ print $2 }' | grep -xF -f <(echo "$perf_syms")); do
+		for sym in $(${CROSS}nm -u "$O/$ko" | awk '{ print $2 }' | grep -xF -f <(echo "$perf_syms")); do
 			used=$((used + 1))
 			case "$(awk -v s="$sym" '$2 == s { print $4 }' "$O/vmlinux.symvers")" in
 			EXPORT_SYMBOL) ;;
