@@ -116,6 +116,20 @@ elif [ "$ARCH" = x86_64 ]; then
 	else
 		log "cannot compile rig/guest/hotspots.c: no perf tool check"
 	fi
+	# Debian's rr recording and replaying rig/guest/rrwork.c
+	# (rig/rr.sh), when the host has rr (make setup installs it)
+	if [ -x /usr/bin/rr ]; then
+		"$TARGET_CC" -static -O2 -Wall -pthread \
+			-o "$ROOT/tests/tool/rrwork" "$RIG/guest/rrwork.c" ||
+			log "cannot compile rig/guest/rrwork.c: tool/rr fails"
+		# for kernels without CONFIG_SECCOMP (rig/guest/rr-noseccomp.c)
+		gcc -shared -fPIC -O2 -Wall -o "$ROOT/tests/tool/rr-noseccomp.so" \
+			"$RIG/guest/rr-noseccomp.c" ||
+			log "cannot compile rig/guest/rr-noseccomp.c"
+		cp "$RIG/rr.sh" "$ROOT/tests/tool/rr"
+		chmod +x "$ROOT/tests/tool/rr"
+		echo "tool 900 tool/rr" >> "$ROOT/tests/check.list"
+	fi
 fi
 
 # ONLY='glob ...' keeps only the check-list entries whose suite/name
