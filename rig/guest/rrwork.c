@@ -23,10 +23,18 @@
 #include <time.h>
 #include <unistd.h>
 
-static volatile unsigned long shared;	/* raced on by both threads */
-static volatile unsigned long iter;	/* the worker's loop index */
-static volatile unsigned long sig_at;	/* iter when SIGUSR1 landed */
-static volatile int nsig;
+/*
+ * Shared with the other thread or the signal handler, so every access is
+ * a relaxed __atomic one: the compiler keeps each, and the race on
+ * shared stays a race of the program, not undefined behaviour.
+ */
+static unsigned long shared;	/* raced on by both threads */
+static unsigned long iter;	/* the worker's loop index */
+static unsigned long sig_at;	/* iter when SIGUSR1 landed */
+static int nsig;
+
+#define LOAD(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define STORE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 static int pipefd[2];
 static unsigned long nread;	/* bytes the worker read */
 static unsigned long niter = 2000000;
@@ -35,8 +43,8 @@ static pthread_t worker_thread;
 static void on_usr1(int sig)
 {
 	(void)sig;
-	sig_at = iter;
-	nsig++;
+	STORE(sig_at, LOAD(iter));
+	STORE(nsig, LOAD(nsig) + 1);
 }
 
 static unsigned long mix(unsigned long h, unsigned long v)
@@ -51,9 +59,9 @@ static void *worker(void *arg)
 
 	(void)arg;
 	for (i = 0; i < niter; i++) {
-		iter = i;
-		h = mix(h + i, shared);
-		shared = h >> 1;
+		STORE(iter, i);
+		h = mix(h + i, LOAD(shared));
+		STORE(shared, h >> 1);
 		/* a syscall every so often: a read of the pipe */
 		if (i % 100000 == 0) {
 			if (read(pipefd[0], &c, 1) != 1)
@@ -92,7 +100,7 @@ int main(int argc, char **argv)
 		return 2;
 	/* race the worker on the shared word, feed its pipe, signal it */
 	for (i = 0; i < niter; i++) {
-		shared += i;
+		STORE(shared, LOAD(shared) + i);
 		if (i % 100000 == 0) {
 			char c = (char)(h >> (i % 7));
 
@@ -104,10 +112,10 @@ int main(int argc, char **argv)
 	}
 	pthread_join(worker_thread, &ret);
 	whash = (unsigned long)ret;
-	h = mix(mix(mix(h, whash), shared), sig_at);
+	h = mix(mix(mix(h, whash), LOAD(shared)), LOAD(sig_at));
 	printf("rrwork: signals %d at iteration %lu, pipe bytes %lu/%lu, shared %016lx\n",
-	       nsig, sig_at, nbytes, nread, shared);
+	       LOAD(nsig), LOAD(sig_at), nbytes, nread, LOAD(shared));
 	printf("rrwork: checksum %016lx\n", h);
-	return nsig == 1 && nread == nbytes &&
+	return LOAD(nsig) == 1 && nread == nbytes &&
 	       nbytes == (niter + 99999) / 100000 ? 0 : 1;
 }
