@@ -1857,6 +1857,29 @@ static void dump_perf_fds(void)
 }
 
 /*
+ * Field @n (0: the first) of the space-separated @s: its first character
+ * into @c, or its value into @v.  0, or -1 when there is no such field.
+ */
+static int stat_field(const char *s, int n, char *c, int *v)
+{
+	while (*s == ' ')
+		s++;
+	for (; n > 0; n--) {
+		s = strchr(s, ' ');
+		if (!s)
+			return -1;
+		s++;
+	}
+	if (!*s)
+		return -1;
+	if (c)
+		*c = *s;
+	if (v)
+		*v = atoi(s);
+	return 0;
+}
+
+/*
  * The rest of what can hold a counter with no descriptor left: a task
  * (of an earlier test, say) running with inherited events, whose stat
  * line says where it runs and what it is; and what the kernel's CPU
@@ -1864,7 +1887,7 @@ static void dump_perf_fds(void)
  */
 static void dump_holders(void)
 {
-	char path[300], stat[256], *p;
+	char path[300], stat[512], *p;
 	struct dirent *de;
 	char state;
 	int fd, n, cpu;
@@ -1883,10 +1906,10 @@ static void dump_holders(void)
 		if (n <= 0)
 			continue;
 		stat[n] = '\0';
-		/* field 39 is the CPU it last ran on; 36 fields after state */
+		/* after "(comm)": the state (field 3) ... the CPU (field 39) */
 		p = strrchr(stat, ')');
-		if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %*u %*u %*d %*u %*u %*u %*u %*u %*u %*u %*u %*u %*u %*u %*u %*u %*d %d",
-				 &state, &cpu) != 2)
+		if (!p || stat_field(p + 1, 0, &state, NULL) ||
+		    stat_field(p + 1, 39 - 3, NULL, &cpu))
 			continue;
 		/* kernel threads have no perf events of users; skip them */
 		snprintf(path, sizeof(path), "/proc/%s/cmdline", de->d_name);
