@@ -1663,6 +1663,26 @@ static void dump_proc_file(const char *dir, const char *file, const char *who)
 }
 
 /*
+ * /proc/<@pid>/stat into @buf: a pointer just past "pid (comm)", where the
+ * state field starts, or NULL when the task is gone.
+ */
+static char *proc_stat(const char *pid, char *buf, size_t size)
+{
+	char path[64];
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%.16s/stat", pid);
+	fd = open(path, O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, buf, size - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return strrchr(buf, ')') ? strrchr(buf, ')') + 1 : NULL;
+}
+
+/*
  * Where this process's threads and its children's threads are, when some
  * did not end: a child in a kernel wait shows it in its stack, one in a
  * SIGTRAP loop shows state R and a user-mode stack.
@@ -1672,7 +1692,7 @@ static void dump_tasks(void)
 	char dir[64], who[64], stat[256], *p;
 	struct dirent *de, *te;
 	DIR *d, *t;
-	int fd, n, ppid;
+	int ppid;
 
 	d = opendir("/proc");
 	if (!d)
@@ -1680,17 +1700,9 @@ static void dump_tasks(void)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] < '0' || de->d_name[0] > '9')
 			continue;
-		snprintf(dir, sizeof(dir), "/proc/%.16s/stat", de->d_name);
-		fd = open(dir, O_RDONLY);
-		n = fd < 0 ? -1 : read(fd, stat, sizeof(stat) - 1);
-		if (fd >= 0)
-			close(fd);
-		if (n <= 0)
-			continue;
-		stat[n] = '\0';
 		/* after "pid (comm)": state, then ppid */
-		p = strrchr(stat, ')');
-		if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1)
+		p = proc_stat(de->d_name, stat, sizeof(stat));
+		if (!p || sscanf(p, " %*c %d", &ppid) != 1)
 			continue;
 		if (atoi(de->d_name) != getpid() && ppid != getpid())
 			continue;
@@ -1898,18 +1910,10 @@ static void dump_holders(void)
 	while (d && (de = readdir(d))) {
 		if (de->d_name[0] < '0' || de->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-		fd = open(path, O_RDONLY);
-		n = fd < 0 ? -1 : read(fd, stat, sizeof(stat) - 1);
-		if (fd >= 0)
-			close(fd);
-		if (n <= 0)
-			continue;
-		stat[n] = '\0';
 		/* after "(comm)": the state (field 3) ... the CPU (field 39) */
-		p = strrchr(stat, ')');
-		if (!p || stat_field(p + 1, 0, &state, NULL) ||
-		    stat_field(p + 1, 39 - 3, NULL, &cpu))
+		p = proc_stat(de->d_name, stat, sizeof(stat));
+		if (!p || stat_field(p, 0, &state, NULL) ||
+		    stat_field(p, 39 - 3, NULL, &cpu))
 			continue;
 		/* kernel threads have no perf events of users; skip them */
 		snprintf(path, sizeof(path), "/proc/%s/cmdline", de->d_name);
@@ -1919,7 +1923,7 @@ static void dump_holders(void)
 			close(fd);
 		if (n > 0)
 			ksft_print_msg("fuzz: task %.*s state %c cpu %d\n",
-				       (int)(p + 1 - stat), stat, state, cpu);
+				       (int)(p - stat), stat, state, cpu);
 	}
 	if (d)
 		closedir(d);
