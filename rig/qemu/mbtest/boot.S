@@ -57,10 +57,13 @@ gp_entry:
 	add $4, %esp			/* error code */
 	addl $2, (%esp)
 	movl $13, %ss:fault
+	.globl gp_iret, ud_iret
+gp_iret:
 	iret
 ud_entry:
 	addl $2, (%esp)
 	movl $6, %ss:fault
+ud_iret:
 	iret
 /* the local APIC timer (vector 0x40): counted and acknowledged */
 timer_entry:
@@ -252,6 +255,8 @@ run_user:
 	push $0x2			/* EFLAGS: IF=0 */
 	push $UCODE
 	push $user_entry
+	.globl user_entry, user_iret
+user_iret:
 	iret
 user_entry:
 	mov %edi, %ecx
@@ -279,7 +284,10 @@ run_user_fault:
 	push $0x2
 	push $UCODE
 	push $1f
+	.globl user_fault_iret, user_fault_entry
+user_fault_iret:
 	iret
+user_fault_entry:
 1:	mov %edi, %ecx
 2:	loop 2b
 	ud2
@@ -299,9 +307,13 @@ run_user_sysexit:
 	wrmsr
 	mov $1f, %edx
 	mov $user_stack_top, %ecx
+	.globl user_sysexit, user_sysexit_entry, user_sysenter
+user_sysexit:
 	sysexit
+user_sysexit_entry:
 1:	mov %edi, %ecx
 2:	loop 2b
+user_sysenter:
 	sysenter
 sysenter_entry:
 	leave_test
@@ -323,9 +335,13 @@ run_user_sysret:
 	mov %esi, %ecx
 	wrmsr
 	mov $1f, %ecx
+	.globl user_sysret, user_sysret_entry, user_syscall
+user_sysret:
 	sysret
+user_sysret_entry:
 1:	mov %edi, %ecx
 2:	loop 2b
+user_syscall:
 	syscall
 syscall_entry:
 	leave_test
@@ -362,6 +378,123 @@ int81_entry:
 	mov %bx, %es
 	mov saved_esp, %esp
 	popa
+	ret
+
+/*
+ * lbr_block(msr, lo, hi): wrmsr(msr, hi:lo) starts recording, then one of
+ * each kind of branch, each at a global label (the TO of each is the
+ * label after it, or the named target), and wrmsr(msr, 0) stops it.
+ * Taken: JMP rel8, JZ, CALL rel32, RET, CALL *%eax, RET, JMP *%eax, LOOP
+ * (once, of two), JECXZ, INT $0x82 and its handler's IRET, a far JMP, a
+ * far CALL and its far RET: 14 records.  Not taken: a JNZ, the second
+ * LOOP.
+ */
+	.globl lbr_ljmp, lbr_ljmp_t, lbr_lcall, lbr_lcall_ret, lbr_lfunc
+	.globl lbr_block, lbr_jmp, lbr_jmp_t, lbr_jnz, lbr_jz, lbr_jz_t
+	.globl lbr_call, lbr_call_ret, lbr_func, lbr_ret, lbr_icall
+	.globl lbr_icall_ret, lbr_ijmp, lbr_ijmp_t, lbr_loop, lbr_loop_end
+	.globl lbr_jecxz, lbr_jecxz_t, lbr_int, lbr_int_ret, int82_entry
+lbr_block:
+	push %esi
+	mov 8(%esp), %ecx
+	mov 12(%esp), %eax
+	mov 16(%esp), %edx
+	mov %ecx, %esi
+	wrmsr
+lbr_jmp:
+	jmp lbr_jmp_t
+	nop
+lbr_jmp_t:
+	xor %eax, %eax			/* ZF = 1 */
+lbr_jnz:
+	jnz lbr_jmp_t			/* not taken */
+lbr_jz:
+	jz lbr_jz_t
+	nop
+lbr_jz_t:
+lbr_call:
+	call lbr_func
+lbr_call_ret:
+	mov $lbr_func, %eax
+lbr_icall:
+	call *%eax
+lbr_icall_ret:
+	mov $lbr_ijmp_t, %eax
+lbr_ijmp:
+	jmp *%eax
+	nop
+lbr_ijmp_t:
+	mov $2, %ecx
+lbr_loop:
+	loop lbr_loop			/* taken once, then not */
+lbr_loop_end:
+lbr_jecxz:
+	jecxz lbr_jecxz_t
+	nop
+lbr_jecxz_t:
+lbr_int:
+	int $0x82
+lbr_int_ret:
+lbr_ljmp:
+	ljmp $KCODE, $lbr_ljmp_t
+	nop
+lbr_ljmp_t:
+lbr_lcall:
+	lcall $KCODE, $lbr_lfunc
+lbr_lcall_ret:
+	mov %esi, %ecx
+	xor %eax, %eax
+	xor %edx, %edx
+	wrmsr
+	pop %esi
+	ret
+lbr_func:
+lbr_ret:
+	ret
+int82_entry:
+	iret
+lbr_lfunc:
+	lret
+
+/*
+ * lbr_cs_block(msr, lo, hi): call-stack mode.  wrmsr(msr, hi:lo), then
+ * nested calls: lbr_cs_c1 calls f1, whose lbr_cs_c2 calls f2; f2 calls f3
+ * (lbr_cs_c3), which returns, then f4 (lbr_cs_c4, indirect), which
+ * returns, jumps once, and stops recording (wrmsr(msr, 0)) before it
+ * returns: the CALLs of f1 and f2 are left, the others popped.
+ */
+	.globl lbr_cs_block, lbr_cs_c1, lbr_cs_f1, lbr_cs_c2, lbr_cs_f2
+	.globl lbr_cs_c3, lbr_cs_f3, lbr_cs_c4, lbr_cs_f4
+lbr_cs_block:
+	push %esi
+	mov 8(%esp), %ecx
+	mov 12(%esp), %eax
+	mov 16(%esp), %edx
+	mov %ecx, %esi
+	wrmsr
+lbr_cs_c1:
+	call lbr_cs_f1
+	pop %esi
+	ret
+lbr_cs_f1:
+lbr_cs_c2:
+	call lbr_cs_f2
+	ret
+lbr_cs_f2:
+lbr_cs_c3:
+	call lbr_cs_f3
+	mov $lbr_cs_f4, %eax
+lbr_cs_c4:
+	call *%eax
+	jmp 1f
+1:	mov %esi, %ecx
+	xor %eax, %eax
+	xor %edx, %edx
+	wrmsr
+	ret
+lbr_cs_f3:
+	ret
+lbr_cs_f4:
 	ret
 
 /* AP trampoline, copied to AP_BASE: real mode -> protected mode -> ap_main */

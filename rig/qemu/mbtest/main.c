@@ -27,6 +27,8 @@ u32 timer_irqs;
 
 /* booted under -icount (the command line has no "noicount") */
 static int icount = 1;
+/* "nolbr": the Intel model has arch-lbr=off */
+static int nolbr;
 
 static inline void out8(u16 p, u8 v)
 {
@@ -575,6 +577,456 @@ static void test_branches(const struct br_pmu *p)
 	wrmsr(p->sel, 0);
 }
 
+/*
+ * Architectural LBRs (SDM vol. 3B, "Last Branch Records"): CPUID leaf 1CH,
+ * IA32_LBR_CTL, IA32_LBR_DEPTH, IA32_LBR_x_FROM_IP/TO_IP/INFO; entry 0 is
+ * the youngest record. The model never mispredicts and has no cycle
+ * counts: INFO holds only BR_TYPE (59:56).
+ */
+#define LBR_CTL 0x14ce
+#define LBR_DEPTH 0x14cf
+#define LBR_FROM(x) (0x1500 + (x))
+#define LBR_TO(x) (0x1600 + (x))
+#define LBR_INFO(x) (0x1200 + (x))
+#define LBREN BIT(0)
+#define LBR_OS BIT(1)
+#define LBR_USR BIT(2)
+#define LBR_CALL_STACK BIT(3)
+#define LBR_COND BIT(16)
+#define LBR_REL_JMP BIT(17)
+#define LBR_IND_JMP BIT(18)
+#define LBR_REL_CALL BIT(19)
+#define LBR_IND_CALL BIT(20)
+#define LBR_RET BIT(21)
+#define LBR_OTHER BIT(22)
+#define LBR_ALL (0x7fu << 16)
+/* BR_TYPE */
+enum { BR_COND, BR_IND_JMP, BR_REL_JMP, BR_IND_CALL, BR_REL_CALL, BR_RET,
+       BR_OTHER = 8 };
+
+struct lbr_rec {
+	u32 from, to, type;
+};
+
+static u32 lbr_type_bit(u32 type)
+{
+	static const u32 bits[] = { LBR_COND, LBR_IND_JMP, LBR_REL_JMP,
+				    LBR_IND_CALL, LBR_REL_CALL, LBR_RET };
+
+	return type < 6 ? bits[type] : LBR_OTHER;
+}
+
+/*
+ * The entries are want[0..n-1], oldest first (entry 0 is want[n-1]), and
+ * the entries after them, up to the depth, are 0.
+ */
+static void lbr_check(const struct lbr_rec *want, int n, u32 depth, const char *what)
+{
+	int x, bad = -1;
+	u64 f, t, i;
+
+	for (x = 0; x < (int)depth && bad < 0; x++) {
+		f = rdmsr(LBR_FROM(x));
+		t = rdmsr(LBR_TO(x));
+		i = rdmsr(LBR_INFO(x));
+		if (x < n) {
+			const struct lbr_rec *r = &want[n - 1 - x];
+
+			if (f != r->from || t != r->to || i != (u64)r->type << 56 || fault)
+				bad = x;
+		} else if (f || t || i || fault) {
+			bad = x;
+		}
+	}
+	report(bad < 0, what);
+	if (bad >= 0) {
+		note("first wrong entry: ", bad);
+		puts("#   from "); puthex(f); puts(" to "); puthex(t);
+		puts(" info "); puthex(i); puts("\n");
+		if (bad < n) {
+			puts("#   want from "); puthex(want[n - 1 - bad].from);
+			puts(" to "); puthex(want[n - 1 - bad].to);
+			puts(" type "); puthex(want[n - 1 - bad].type); puts("\n");
+		}
+	}
+}
+
+/* want[] filtered by the types ctl selects */
+static int lbr_filter(const struct lbr_rec *all, int n, u32 ctl, struct lbr_rec *out)
+{
+	int i, m = 0;
+
+	for (i = 0; i < n; i++)
+		if (ctl & lbr_type_bit(all[i].type))
+			out[m++] = all[i];
+	return m;
+}
+
+/* CPUID.07H:EDX[19] clear, leaf 1CH empty (where it exists), MSRs #GP */
+static void test_no_arch_lbr(u32 maxleaf)
+{
+	u32 a, b, c, d;
+
+	cpuid(7, &a, &b, &c, &d);
+	eq((d >> 19) & 1, 0, "no arch LBR: CPUID.07H:EDX[19] (ARCH_LBR) clear");
+	if (maxleaf >= 0x1c) {
+		cpuid(0x1c, &a, &b, &c, &d);
+		report(!a && !b && !c && !d, "no arch LBR: CPUID leaf 1CH is 0");
+	}
+	rdmsr(LBR_CTL); gp(1, "no arch LBR: RDMSR IA32_LBR_CTL #GP");
+	wrmsr(LBR_CTL, LBREN | LBR_OS); gp(1, "no arch LBR: WRMSR IA32_LBR_CTL #GP");
+	rdmsr(LBR_DEPTH); gp(1, "no arch LBR: RDMSR IA32_LBR_DEPTH #GP");
+	rdmsr(LBR_FROM(0)); gp(1, "no arch LBR: RDMSR IA32_LBR_0_FROM_IP #GP");
+	wrmsr(LBR_INFO(0), 0); gp(1, "no arch LBR: WRMSR IA32_LBR_0_INFO #GP");
+}
+
+static void test_arch_lbr(u32 maxleaf)
+{
+	static const u32 types[] = { LBR_COND, LBR_REL_JMP, LBR_IND_JMP, LBR_REL_CALL,
+				     LBR_IND_CALL, LBR_RET, LBR_OTHER };
+	static const char *const type_names[] = {
+		"LBR: COND alone: the taken JZ, LOOP and JECXZ",
+		"LBR: NEAR_REL_JMP alone: the JMP rel8",
+		"LBR: NEAR_IND_JMP alone: the JMP *%eax",
+		"LBR: NEAR_REL_CALL alone: the CALL rel32",
+		"LBR: NEAR_IND_CALL alone: the CALL *%eax",
+		"LBR: NEAR_RET alone: the two RETs",
+		"LBR: OTHER_BRANCH alone: INT, IRET, far JMP, CALL and RET",
+	};
+	struct lbr_rec all[] = {
+		{ (u32)lbr_jmp, (u32)lbr_jmp_t, BR_REL_JMP },
+		{ (u32)lbr_jz, (u32)lbr_jz_t, BR_COND },
+		{ (u32)lbr_call, (u32)lbr_func, BR_REL_CALL },
+		{ (u32)lbr_ret, (u32)lbr_call_ret, BR_RET },
+		{ (u32)lbr_icall, (u32)lbr_func, BR_IND_CALL },
+		{ (u32)lbr_ret, (u32)lbr_icall_ret, BR_RET },
+		{ (u32)lbr_ijmp, (u32)lbr_ijmp_t, BR_IND_JMP },
+		{ (u32)lbr_loop, (u32)lbr_loop, BR_COND },
+		{ (u32)lbr_jecxz, (u32)lbr_jecxz_t, BR_COND },
+		{ (u32)lbr_int, (u32)int82_entry, BR_OTHER },
+		{ (u32)int82_entry, (u32)lbr_int_ret, BR_OTHER },
+		{ (u32)lbr_ljmp, (u32)lbr_ljmp_t, BR_OTHER },
+		{ (u32)lbr_lcall, (u32)lbr_lfunc, BR_OTHER },
+		{ (u32)lbr_lfunc, (u32)lbr_lcall_ret, BR_OTHER },
+	};
+	int n = sizeof(all) / sizeof(all[0]), m;
+	struct lbr_rec sub[32];
+	u32 a, b, c, d, i;
+	u64 v;
+
+	cpuid(0, &a, &b, &c, &d);
+	eq(a >= 0x1c, 1, "arch LBR: CPUID max basic leaf covers 1CH");
+	cpuid(0x1c, &a, &b, &c, &d);
+	puts("# cpuid 0x1c: eax="); puthex(a); puts(" ebx="); puthex(b);
+	puts(" ecx="); puthex(c); puts(" edx="); puthex(d); puts("\n");
+	eq(a, 0x0f, "CPUID 1CH EAX: depths 8, 16, 24, 32; no deep C-state reset; EIPs, not LIPs");
+	eq(b, 0x7, "CPUID 1CH EBX: CPL filtering, branch filtering, call-stack mode");
+	eq(c, 0x5, "CPUID 1CH ECX: mispredict bit, no timed LBRs, branch type field");
+	eq(d, 0, "CPUID 1CH EDX: 0");
+	cpuid(0xd, &a, &b, &c, &d);
+	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0xd), "c"(1));
+	eq((c >> 15) & 1, 0, "CPUID.(0DH,1).ECX[15]: the LBR state component is not XSAVES-managed");
+
+	/* depth, reset values, #GP */
+	eq(rdmsr(LBR_DEPTH), 32, "IA32_LBR_DEPTH after RESET: 32 (the deepest)");
+	eq(rdmsr(LBR_CTL), 0, "IA32_LBR_CTL after RESET: 0");
+	for (i = 8; i <= 32; i += 8) {
+		wrmsr(LBR_DEPTH, i);
+		report(!fault && rdmsr(LBR_DEPTH) == i,
+		       i == 8 ? "IA32_LBR_DEPTH 8 written, read back" :
+		       i == 16 ? "IA32_LBR_DEPTH 16 written, read back" :
+		       i == 24 ? "IA32_LBR_DEPTH 24 written, read back" :
+		       "IA32_LBR_DEPTH 32 written, read back");
+	}
+	wrmsr(LBR_DEPTH, 0); gp(1, "IA32_LBR_DEPTH 0 #GP");
+	wrmsr(LBR_DEPTH, 12); gp(1, "IA32_LBR_DEPTH 12 #GP");
+	wrmsr(LBR_DEPTH, 40); gp(1, "IA32_LBR_DEPTH 40 #GP");
+	wrmsr(LBR_DEPTH, (1ull << 32) | 8); gp(1, "IA32_LBR_DEPTH bit 32 #GP");
+	eq(rdmsr(LBR_DEPTH), 32, "IA32_LBR_DEPTH unchanged by the faulting writes");
+	wrmsr(LBR_CTL, BIT(4)); gp(1, "IA32_LBR_CTL bit 4 (reserved) #GP");
+	wrmsr(LBR_CTL, BIT(15)); gp(1, "IA32_LBR_CTL bit 15 (reserved) #GP");
+	wrmsr(LBR_CTL, BIT(23)); gp(1, "IA32_LBR_CTL bit 23 (reserved) #GP");
+	wrmsr(LBR_CTL, 1ull << 63); gp(1, "IA32_LBR_CTL bit 63 (reserved) #GP");
+	wrmsr(LBR_CTL, LBR_OS | LBR_USR | LBR_CALL_STACK | LBR_ALL);
+	report(!fault && rdmsr(LBR_CTL) == (LBR_OS | LBR_USR | LBR_CALL_STACK | LBR_ALL),
+	       "IA32_LBR_CTL: every defined bit but LBREn written, read back");
+	wrmsr(LBR_CTL, 0);
+
+	/* entries: written and read back; a depth write zeroes them all */
+	wrmsr(LBR_FROM(5), 0x123456789abcull);
+	wrmsr(LBR_TO(5), 0xffffffff81000000ull);
+	wrmsr(LBR_INFO(5), (0xffull << 56) | 0xffff);
+	report(!fault, "IA32_LBR_5_FROM_IP, TO_IP, INFO written");
+	eq(rdmsr(LBR_FROM(5)), 0x123456789abcull, "IA32_LBR_5_FROM_IP reads back");
+	eq(rdmsr(LBR_TO(5)), 0xffffffff81000000ull, "IA32_LBR_5_TO_IP reads back");
+	eq(rdmsr(LBR_INFO(5)), (0xffull << 56) | 0xffff, "IA32_LBR_5_INFO reads back");
+	wrmsr(LBR_INFO(5), 1ull << 16); gp(1, "IA32_LBR_x_INFO bit 16 (reserved) #GP");
+	wrmsr(LBR_INFO(5), 1ull << 55); gp(1, "IA32_LBR_x_INFO bit 55 (reserved) #GP");
+	wrmsr(LBR_FROM(31), 0x31); wrmsr(LBR_TO(31), 0x32); wrmsr(LBR_INFO(31), 0x33);
+	eq(rdmsr(LBR_FROM(31)) + rdmsr(LBR_TO(31)) + rdmsr(LBR_INFO(31)), 0x96,
+	   "IA32_LBR_31_*: written and read back at depth 32");
+	wrmsr(LBR_DEPTH, 32);
+	v = rdmsr(LBR_FROM(5)) | rdmsr(LBR_TO(5)) | rdmsr(LBR_INFO(5)) |
+	    rdmsr(LBR_FROM(31)) | rdmsr(LBR_TO(31)) | rdmsr(LBR_INFO(31));
+	eq(v, 0, "a write of IA32_LBR_DEPTH resets the entries to 0");
+	wrmsr(LBR_DEPTH, 8);
+	rdmsr(LBR_FROM(7)); report(!fault, "depth 8: IA32_LBR_7_FROM_IP readable");
+	rdmsr(LBR_FROM(8)); gp(1, "depth 8: RDMSR IA32_LBR_8_FROM_IP #GP");
+	rdmsr(LBR_TO(8)); gp(1, "depth 8: RDMSR IA32_LBR_8_TO_IP #GP");
+	wrmsr(LBR_INFO(8), 0); gp(1, "depth 8: WRMSR IA32_LBR_8_INFO #GP");
+
+	/* every kind of branch, exact FROM, TO and BR_TYPE */
+	wrmsr(LBR_DEPTH, 32);
+	lbr_block(LBR_CTL, LBREN | LBR_OS | LBR_USR | LBR_ALL, 0);
+	lbr_check(all, n, 32, "LBR: JMP, JZ (JNZ not taken), CALL, RET, CALL *, RET, JMP *, "
+		  "LOOP (taken once), JECXZ, INT, IRET, far JMP, far CALL, far RET: "
+		  "exact FROM, TO, BR_TYPE, entry 0 youngest");
+	eq(rdmsr(LBR_CTL), 0, "LBR: IA32_LBR_CTL as written (0) after the block");
+	wrmsr(LBR_DEPTH, 32);
+	lbr_block(LBR_CTL, LBREN | LBR_OS | LBR_ALL, 0);
+	lbr_check(all, n, 32, "LBR: OS alone at CPL 0: the same");
+	wrmsr(LBR_DEPTH, 32);
+	lbr_block(LBR_CTL, LBREN | LBR_USR | LBR_ALL, 0);
+	lbr_check(all, 0, 32, "LBR: USR alone at CPL 0: nothing recorded");
+	lbr_block(LBR_CTL, LBREN | LBR_OS | LBR_USR, 0);
+	lbr_check(all, 0, 32, "LBR: no branch type selected: nothing recorded");
+	lbr_block(LBR_CTL, LBR_OS | LBR_USR | LBR_ALL, 0);
+	lbr_check(all, 0, 32, "LBR: LBREn clear: nothing recorded");
+	for (i = 0; i < 7; i++) {
+		wrmsr(LBR_DEPTH, 32);
+		lbr_block(LBR_CTL, LBREN | LBR_OS | types[i], 0);
+		m = lbr_filter(all, n, types[i], sub);
+		lbr_check(sub, m, 32, type_names[i]);
+	}
+	wrmsr(LBR_DEPTH, 32);
+	lbr_block(LBR_CTL, LBREN | LBR_OS | LBR_COND | LBR_RET | LBR_OTHER, 0);
+	m = lbr_filter(all, n, LBR_COND | LBR_RET | LBR_OTHER, sub);
+	lbr_check(sub, m, 32, "LBR: COND | NEAR_RET | OTHER_BRANCH together");
+
+	/* IA32_DEBUGCTL.LBR (bit 0), the legacy enable, records nothing */
+	wrmsr(LBR_DEPTH, 32);
+	wrmsr(LBR_CTL, LBR_OS | LBR_ALL);
+	lbr_block(DEBUGCTL, 1, 0);
+	report(!fault, "IA32_DEBUGCTL.LBR written: no #GP");
+	lbr_check(all, 0, 32, "IA32_DEBUGCTL.LBR (legacy) records nothing: LBR_CTL.LBREn does");
+	wrmsr(LBR_CTL, 0);
+
+	/* order and wrap: 32 JMPs at depth 8 keep the last 8, youngest first */
+	wrmsr(LBR_DEPTH, 8);
+	branch_block(LBR_CTL, LBREN | LBR_OS | LBR_REL_JMP, 0);
+	for (i = 0; i < 8; i++) {
+		sub[i].from = (u32)branch_block_jmps + 2 * (24 + i);
+		sub[i].to = sub[i].from + 2;
+		sub[i].type = BR_REL_JMP;
+	}
+	lbr_check(sub, 8, 8, "LBR: 32 JMPs at depth 8: entries 0-7 are JMPs 32..25");
+	wrmsr(LBR_DEPTH, 16);
+	lbr_block(LBR_CTL, LBREN | LBR_OS | LBR_ALL, 0);
+	lbr_block(LBR_CTL, LBREN | LBR_OS | LBR_ALL, 0);
+	for (i = 0; i < 16; i++)
+		sub[i] = all[(i + 2 * n - 16) % n];
+	lbr_check(sub, 16, 16, "LBR: 28 records at depth 16: the oldest 12 dropped");
+
+	/* CPL: the CPL an operation ends at is what OS and USR filter */
+	wrmsr(LBR_DEPTH, 32);
+	run_user(LBR_CTL, LBREN | LBR_OS | LBR_USR | LBR_ALL, 0, 2);
+	sub[0].from = (u32)user_iret; sub[0].to = (u32)user_entry; sub[0].type = BR_OTHER;
+	sub[1].from = (u32)user_entry + 2; sub[1].to = sub[1].from; sub[1].type = BR_COND;
+	sub[2].from = (u32)user_entry + 4; sub[2].to = (u32)int80_entry; sub[2].type = BR_OTHER;
+	lbr_check(sub, 3, 32, "LBR at CPL 3: IRET to CPL 3, LOOP, INT $0x80 to CPL 0");
+	wrmsr(LBR_DEPTH, 32);
+	run_user(LBR_CTL, LBREN | LBR_USR | LBR_ALL, 0, 2);
+	lbr_check(sub, 2, 32, "LBR: USR alone: the IRET (ends at CPL 3) and the LOOP");
+	wrmsr(LBR_DEPTH, 32);
+	run_user(LBR_CTL, LBREN | LBR_OS | LBR_ALL, 0, 2);
+	lbr_check(sub + 2, 1, 32, "LBR: OS alone: the INT from CPL 3 (ends at CPL 0)");
+
+	/*
+	 * Faults: FROM is the faulting instruction (the EIP pushed), TO
+	 * the handler; the handlers' IRETs go back to the next one.
+	 */
+	wrmsr(LBR_DEPTH, 32);
+	run_user_fault(LBR_CTL, LBREN | LBR_OS | LBR_USR | LBR_ALL, 0, 2);
+	{
+		u32 e = (u32)user_fault_entry;
+		struct lbr_rec f[] = {
+			{ (u32)user_fault_iret, e, BR_OTHER },
+			{ e + 2, e + 2, BR_COND },		/* LOOP */
+			{ e + 4, (u32)ud_entry, BR_OTHER },	/* #UD at UD2 */
+			{ (u32)ud_iret, e + 6, BR_OTHER },
+			{ e + 6, (u32)gp_entry, BR_OTHER },	/* #GP at RDMSR */
+			{ (u32)gp_iret, e + 8, BR_OTHER },
+			{ e + 8, (u32)int80_entry, BR_OTHER },	/* INT $0x80 */
+		};
+
+		lbr_check(f, 7, 32, "LBR: #UD and #GP at CPL 3: FROM the faulting "
+			  "instruction, TO the handler; their IRETs");
+		wrmsr(LBR_DEPTH, 32);
+		run_user_fault(LBR_CTL, LBREN | LBR_USR | LBR_ALL, 0, 2);
+		f[2] = f[3];
+		f[3] = f[5];
+		lbr_check(f, 4, 32, "LBR: faults at CPL 3, USR alone: the IRETs to CPL 3 "
+			  "and the LOOP");
+	}
+	/* SYSEXIT/SYSENTER and SYSRET/SYSCALL */
+	wrmsr(0x174, 0x08);			/* SYSENTER_CS */
+	wrmsr(0x175, (u32)kstack_top);		/* SYSENTER_ESP */
+	wrmsr(0x176, (u32)sysenter_entry);	/* SYSENTER_EIP */
+	wrmsr(LBR_DEPTH, 32);
+	run_user_sysexit(LBR_CTL, LBREN | LBR_OS | LBR_USR | LBR_ALL, 0, 2);
+	sub[0].from = (u32)user_sysexit; sub[0].to = (u32)user_sysexit_entry;
+	sub[0].type = BR_OTHER;
+	sub[1].from = sub[1].to = (u32)user_sysexit_entry + 2; sub[1].type = BR_COND;
+	sub[2].from = (u32)user_sysenter; sub[2].to = (u32)sysenter_entry;
+	sub[2].type = BR_OTHER;
+	lbr_check(sub, 3, 32, "LBR: SYSEXIT, LOOP, SYSENTER");
+	syscall_setup();
+	wrmsr(LBR_DEPTH, 32);
+	run_user_sysret(LBR_CTL, LBREN | LBR_OS | LBR_USR | LBR_ALL, 0, 2);
+	sub[0].from = (u32)user_sysret; sub[0].to = (u32)user_sysret_entry;
+	sub[1].from = sub[1].to = (u32)user_sysret_entry + 2;
+	sub[2].from = (u32)user_syscall; sub[2].to = (u32)syscall_entry;
+	lbr_check(sub, 3, 32, "LBR: SYSRET, LOOP, SYSCALL (legacy mode)");
+	wrmsr(LBR_DEPTH, 32);
+	run_user_sysret(LBR_CTL, LBREN | LBR_OS | LBR_OTHER, 0, 2);
+	lbr_check(sub + 2, 1, 32, "LBR: OS alone: SYSCALL (ends at CPL 0), not SYSRET");
+
+	/* call-stack mode */
+	wrmsr(LBR_DEPTH, 32);
+	lbr_cs_block(LBR_CTL, LBREN | LBR_OS | LBR_CALL_STACK | LBR_REL_CALL |
+		     LBR_IND_CALL | LBR_RET, 0);
+	sub[0].from = (u32)lbr_cs_c1; sub[0].to = (u32)lbr_cs_f1; sub[0].type = BR_REL_CALL;
+	sub[1].from = (u32)lbr_cs_c2; sub[1].to = (u32)lbr_cs_f2; sub[1].type = BR_REL_CALL;
+	lbr_check(sub, 2, 32, "LBR call stack: f3's and f4's CALLs popped by their RETs, "
+		  "f1's and f2's left, the rest 0");
+	wrmsr(LBR_DEPTH, 32);
+	lbr_cs_block(LBR_CTL, LBREN | LBR_OS | LBR_REL_CALL | LBR_IND_CALL | LBR_RET, 0);
+	sub[2].from = (u32)lbr_cs_c3; sub[2].to = (u32)lbr_cs_f3; sub[2].type = BR_REL_CALL;
+	sub[3].from = (u32)lbr_cs_f3; sub[3].to = (u32)lbr_cs_c3 + 5; sub[3].type = BR_RET;
+	sub[4].from = (u32)lbr_cs_c4; sub[4].to = (u32)lbr_cs_f4; sub[4].type = BR_IND_CALL;
+	sub[5].from = (u32)lbr_cs_f4; sub[5].to = (u32)lbr_cs_c4 + 2; sub[5].type = BR_RET;
+	lbr_check(sub, 6, 32, "LBR without call-stack mode: the same CALLs and RETs all recorded");
+	wrmsr(LBR_CTL, 0);
+}
+
+/*
+ * Freeze on PMI: with IA32_DEBUGCTL.FREEZE_LBRS_ON_PMI, the PMI clears
+ * IA32_LBR_CTL.LBREn after the branch that overflowed the counter is
+ * recorded: entry 0 is the kth JMP; the PMI's delivery is not recorded.
+ */
+static void test_lbr_freeze(void)
+{
+	static const u32 ks[] = { 7, 32 };
+	u32 i, k;
+	u64 ctl = LBREN | LBR_OS | LBR_USR | LBR_ALL, got;
+
+	for (i = 0; i < 2; i++) {
+		k = ks[i];
+		wrmsr(LBR_DEPTH, 32);
+		pmi_setup(GSTATUS, PMC0, GRESET);
+		wrmsr(DEBUGCTL, 1u << 11);
+		wrmsr(PMC0, -(u64)k & MASK48);
+		wrmsr(EVTSEL0, 0xc4 | USR | OS | INT | EN);
+		wrmsr(LBR_CTL, ctl);
+		branch_block(GCTRL, 1, 0);
+		eq(rdmsr(LBR_CTL), ctl & ~LBREN, k == 7 ?
+		   "LBR freeze on PMI (JMP 7): LBR_CTL.LBREn cleared, the rest kept" :
+		   "LBR freeze on PMI (JMP 32): LBR_CTL.LBREn cleared, the rest kept");
+		report(nmis == 1 && !(nmi_status & (1ull << 58)), k == 7 ?
+		       "LBR freeze on PMI (JMP 7): one PMI, GLOBAL_STATUS.LBR_FRZ not set" :
+		       "LBR freeze on PMI (JMP 32): one PMI, GLOBAL_STATUS.LBR_FRZ not set");
+		eq(rdmsr(LBR_FROM(0)), (u32)branch_block_jmps + 2 * (k - 1), k == 7 ?
+		   "LBR freeze on PMI: entry 0 is the 7th JMP, whose count overflowed" :
+		   "LBR freeze on PMI: entry 0 is the 32nd JMP, whose count overflowed");
+		eq(rdmsr(LBR_TO(0)), (u32)branch_block_jmps + 2 * k,
+		   "LBR freeze on PMI: entry 0's TO");
+		eq(rdmsr(LBR_FROM(1)), (u32)branch_block_jmps + 2 * (k - 2),
+		   "LBR freeze on PMI: entry 1 is the JMP before it");
+		wrmsr(GRESET, 1);
+	}
+	/*
+	 * A branch counter overflowing at a far transfer that changes CPL:
+	 * the transfer is recorded, then recording stops (the PMI comes
+	 * after it). OS only, at the IRET to CPL 3; USR only, at SYSCALL.
+	 */
+	wrmsr(LBR_DEPTH, 32);
+	pmi_setup(GSTATUS, PMC0, GRESET);
+	wrmsr(DEBUGCTL, 1u << 11);
+	wrmsr(PMC0, -1ull & MASK48);
+	wrmsr(EVTSEL0, 0xc4 | OS | INT | EN);
+	wrmsr(LBR_CTL, ctl);
+	run_user(GCTRL, 1, 0, 5000);
+	report(nmis == 1 && (nmi_cs & 3) == 3, "LBR freeze at IRET to CPL 3: one PMI, at CPL 3");
+	eq(rdmsr(LBR_CTL), ctl & ~LBREN, "LBR freeze at IRET: LBREn cleared");
+	eq(rdmsr(LBR_FROM(0)), (u32)user_iret, "LBR freeze at IRET: entry 0 is the IRET");
+	eq(rdmsr(LBR_TO(0)), (u32)user_entry, "LBR freeze at IRET: to CPL 3");
+	eq(rdmsr(LBR_TO(1)), (u32)run_user, "LBR freeze at IRET: entry 1 is the CALL of run_user");
+	syscall_setup();
+	wrmsr(LBR_DEPTH, 32);
+	pmi_setup(GSTATUS, PMC0, GRESET);
+	wrmsr(PMC0, -5001ull & MASK48);
+	wrmsr(EVTSEL0, 0xc4 | USR | INT | EN);
+	wrmsr(LBR_CTL, ctl);
+	run_user_sysret(GCTRL, 1, 0, 5000);
+	report(nmis == 1 && (nmi_cs & 3) == 0, "LBR freeze at SYSCALL: one PMI, at CPL 0");
+	eq(rdmsr(LBR_CTL), ctl & ~LBREN, "LBR freeze at SYSCALL: LBREn cleared");
+	eq(rdmsr(LBR_FROM(0)), (u32)user_syscall, "LBR freeze at SYSCALL: entry 0 is the SYSCALL");
+	eq(rdmsr(LBR_TO(0)), (u32)syscall_entry, "LBR freeze at SYSCALL: to its entry point");
+	eq(rdmsr(LBR_FROM(1)), (u32)user_sysret_entry + 2,
+	   "LBR freeze at SYSCALL: entry 1 is the last taken LOOP");
+	wrmsr(DEBUGCTL, 0);
+	wrmsr(EVTSEL0, 0);
+
+	/*
+	 * Without FREEZE_LBRS_ON_PMI recording goes on: the PMI's delivery
+	 * is recorded (OTHER_BRANCH from the 29th JMP, which it interrupts,
+	 * to the NMI handler), between the 28th and the 29th JMP.
+	 */
+	wrmsr(LBR_DEPTH, 32);
+	pmi_setup(GSTATUS, PMC0, GRESET);
+	wrmsr(DEBUGCTL, 0);
+	wrmsr(PMC0, -28ull & MASK48);
+	wrmsr(EVTSEL0, 0xc4 | USR | OS | INT | EN);
+	wrmsr(LBR_CTL, ctl);
+	branch_block(GCTRL, 1, 0);
+	got = rdmsr(LBR_CTL);
+	wrmsr(LBR_CTL, 0);
+	eq(nmis, 1, "LBR without freeze: one PMI");
+	eq(got, ctl, "LBR without freeze: LBR_CTL.LBREn still set after the PMI");
+	for (i = 0; i < 32; i++)
+		if (rdmsr(LBR_TO(i)) == (u32)nmi_entry)
+			break;
+	report(i < 31 && rdmsr(LBR_FROM(i)) == (u32)branch_block_jmps + 56 &&
+	       rdmsr(LBR_INFO(i)) == (u64)BR_OTHER << 56 &&
+	       rdmsr(LBR_FROM(i + 1)) == (u32)branch_block_jmps + 54,
+	       "LBR without freeze: the PMI recorded as OTHER_BRANCH from the 29th JMP, "
+	       "after the 28th");
+	if (i < 32)
+		note("the PMI's record: entry ", i);
+	wrmsr(EVTSEL0, 0);
+	wrmsr(GRESET, 1);
+}
+
+/* what recording costs: ns (cycles) per 1e7 LOOPs, LBRs on and off */
+static void test_lbr_cost(void)
+{
+	u64 on, off;
+
+	wrmsr(FIXCTRL, 0x3 << 4);
+	wrmsr(LBR_DEPTH, 32);
+	wrmsr(LBR_CTL, LBREN | LBR_OS | LBR_COND);
+	wrmsr(FIX0 + 1, 0);
+	measure(GCTRL, 0, 2, 10000000);
+	on = rdmsr(FIX0 + 1);
+	wrmsr(LBR_CTL, 0);
+	wrmsr(FIX0 + 1, 0);
+	measure(GCTRL, 0, 2, 10000000);
+	off = rdmsr(FIX0 + 1);
+	note("1e7 LOOPs, ns with LBRs recording: ", on);
+	note("1e7 LOOPs, ns without: ", off);
+	wrmsr(FIXCTRL, 0);
+}
+
 /* Intel: 0xC4, its umask 1 (BR_INST_RETIRED.CONDITIONAL), 0xC5 */
 static const struct br_pmu intel_br = {
 	.sel = EVTSEL0, .ctr = PMC0, .gctl = GCTRL, .status = GSTATUS, .ack = GRESET,
@@ -583,7 +1035,7 @@ static const struct br_pmu intel_br = {
 
 static void test_intel(void)
 {
-	u32 a, b, c, d, ver;
+	u32 a, b, c, d, ver, maxleaf;
 	u64 v1, v2, f1, f2, c1;
 
 	cpuid(0xa, &a, &b, &c, &d);
@@ -841,6 +1293,19 @@ static void test_intel(void)
 	wrmsr(EVTSEL0, 0);
 	wrmsr(GCTRL, 0);
 	test_branches(&intel_br);
+	cpuid(0, &maxleaf, &b, &c, &d);
+	cpuid(7, &a, &b, &c, &d);
+	if (nolbr) {
+		test_no_arch_lbr(maxleaf);
+	} else {
+		report((d >> 19) & 1, "CPUID.07H:EDX[19]: architectural LBRs");
+		if ((d >> 19) & 1) {
+			test_arch_lbr(maxleaf);
+			test_lbr_freeze();
+			if (!icount)
+				test_lbr_cost();
+		}
+	}
 	if (!icount) {
 		u64 on, off;
 
@@ -1071,6 +1536,8 @@ static void test_amd(void)
 	amd_br.status = v2 ? A_GSTATUS : 0;
 	amd_br.ack = v2 ? A_GCLR : 0;
 	test_branches(&amd_br);
+	cpuid(0, &a, &b, &c, &d);
+	test_no_arch_lbr(a);
 }
 
 /* w is one of the space-separated words of s */
@@ -1099,6 +1566,7 @@ void main(void)
 	setgate(13, gp_entry, 0);
 	setgate(0x80, int80_entry, 3);
 	setgate(0x81, int81_entry, 3);
+	setgate(0x82, int82_entry, 0);
 	setgate(0x40, timer_entry, 0);
 	idtr[0] = sizeof(idt) - 1;
 	idtr[1] = (u32)idt;
@@ -1119,6 +1587,8 @@ void main(void)
 	mbi = (u32 *)mb_info;
 	if (mbi && (mbi[0] & BIT(2)) && has_word((char *)mbi[4], "noicount"))
 		icount = 0;
+	if (mbi && (mbi[0] & BIT(2)) && has_word((char *)mbi[4], "nolbr"))
+		nolbr = 1;
 	cpuid(0, &a, &b, &c, &d);
 	puts("TAP version 13\n");
 	puts(icount ? "# under -icount\n" : "# without icount\n");

@@ -39,6 +39,22 @@ void run_user(u32 msr, u32 lo, u32 hi, u32 n);
 void run_user_fault(u32 msr, u32 lo, u32 hi, u32 n);
 void run_user_sysexit(u32 msr, u32 lo, u32 hi, u32 n);
 void run_user_sysret(u32 msr, u32 lo, u32 hi, u32 n);
+/* the far transfers of the run_user* tests, and where they go */
+extern char user_iret[], user_entry[], user_fault_iret[], user_fault_entry[];
+extern char gp_iret[], ud_iret[];
+extern char user_sysexit[], user_sysexit_entry[], user_sysenter[];
+extern char user_sysret[], user_sysret_entry[], user_syscall[];
+/* architectural LBRs: see boot.S */
+void int82_entry(void);
+void lbr_block(u32 msr, u32 lo, u32 hi);
+extern char lbr_jmp[], lbr_jmp_t[], lbr_jnz[], lbr_jz[], lbr_jz_t[];
+extern char lbr_call[], lbr_call_ret[], lbr_func[], lbr_ret[], lbr_icall[];
+extern char lbr_icall_ret[], lbr_ijmp[], lbr_ijmp_t[], lbr_loop[], lbr_loop_end[];
+extern char lbr_jecxz[], lbr_jecxz_t[], lbr_int[], lbr_int_ret[];
+extern char lbr_ljmp[], lbr_ljmp_t[], lbr_lcall[], lbr_lcall_ret[], lbr_lfunc[];
+void lbr_cs_block(u32 msr, u32 lo, u32 hi);
+extern char lbr_cs_c1[], lbr_cs_f1[], lbr_cs_c2[], lbr_cs_f2[];
+extern char lbr_cs_c3[], lbr_cs_f3[], lbr_cs_c4[], lbr_cs_f4[];
 /* RDPMC at CPL 3: the value in user_pmc */
 void user_rdpmc(u32 ecx);
 
