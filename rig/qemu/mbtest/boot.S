@@ -457,6 +457,31 @@ lbr_lfunc:
 	lret
 
 /*
+ * lbr_db_block(msr, lo, hi): wrmsr(msr, hi:lo), a JMP, then a single-step
+ * trap (EFLAGS.TF set by POPF) after a NOP: the #DB handler (db_entry)
+ * clears TF and returns; a JMP and the RET follow.  Recording is left
+ * as the #DB leaves it.
+ */
+	.globl lbr_db_block, lbr_db_jmp, lbr_db_jmp_t, db_entry
+lbr_db_block:
+	mov 4(%esp), %ecx
+	mov 8(%esp), %eax
+	mov 12(%esp), %edx
+	wrmsr
+lbr_db_jmp:
+	jmp lbr_db_jmp_t
+lbr_db_jmp_t:
+	pushf
+	orl $0x100, (%esp)
+	popf
+	nop
+	jmp 1f
+1:	ret
+db_entry:
+	andl $~0x100, 8(%esp)		/* the saved EFLAGS: TF off */
+	iret
+
+/*
  * lbr_cs_block(msr, lo, hi): call-stack mode.  wrmsr(msr, hi:lo), then
  * nested calls: lbr_cs_c1 calls f1, whose lbr_cs_c2 calls f2; f2 calls f3
  * (lbr_cs_c3), which returns, then f4 (lbr_cs_c4, indirect), which

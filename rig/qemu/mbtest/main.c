@@ -10,6 +10,11 @@
  * under icount and follow the virtual clock (host time) without it, where
  * their checks are only that they count.
  *
+ * The Intel model's architectural LBRs (CPUID leaf 1CH, IA32_LBR_*) are
+ * checked too: every kind of branch recorded exactly, the filters,
+ * call-stack mode, freeze on PMI; "nolbr" on the command line says the
+ * model has arch-lbr=off, where they must not exist (nor on AMD).
+ *
  * Exact-count conventions (as KVM's pmu_counters_test.c has them): the
  * WRMSR that enables a counter does not count, the one that disables it
  * does; an instruction counts at the privilege level it started at.
@@ -605,8 +610,12 @@ enum { BR_COND, BR_IND_JMP, BR_REL_JMP, BR_IND_CALL, BR_REL_CALL, BR_RET,
        BR_OTHER = 8 };
 
 struct lbr_rec {
-	u32 from, to, type;
+	u64 from, to;
+	u32 type;
 };
+
+/* FROM of an operation from a CPL filtered out to one recorded */
+#define LBR_FROM_HIDDEN (~0ull)
 
 static u32 lbr_type_bit(u32 type)
 {
@@ -834,12 +843,20 @@ static void test_arch_lbr(u32 maxleaf)
 	sub[1].from = (u32)user_entry + 2; sub[1].to = sub[1].from; sub[1].type = BR_COND;
 	sub[2].from = (u32)user_entry + 4; sub[2].to = (u32)int80_entry; sub[2].type = BR_OTHER;
 	lbr_check(sub, 3, 32, "LBR at CPL 3: IRET to CPL 3, LOOP, INT $0x80 to CPL 0");
+	/*
+	 * From a CPL filtered out to one recorded, FROM is
+	 * 0FFFFFFFFFFFFFFFFH (the SDM's Arch LBR CPL filtering)
+	 */
 	wrmsr(LBR_DEPTH, 32);
 	run_user(LBR_CTL, LBREN | LBR_USR | LBR_ALL, 0, 2);
-	lbr_check(sub, 2, 32, "LBR: USR alone: the IRET (ends at CPL 3) and the LOOP");
+	sub[0].from = LBR_FROM_HIDDEN;
+	lbr_check(sub, 2, 32, "LBR: USR alone: the IRET (ends at CPL 3, FROM all ones) "
+		  "and the LOOP");
 	wrmsr(LBR_DEPTH, 32);
 	run_user(LBR_CTL, LBREN | LBR_OS | LBR_ALL, 0, 2);
-	lbr_check(sub + 2, 1, 32, "LBR: OS alone: the INT from CPL 3 (ends at CPL 0)");
+	sub[2].from = LBR_FROM_HIDDEN;
+	lbr_check(sub + 2, 1, 32, "LBR: OS alone: the INT from CPL 3 (ends at CPL 0, "
+		  "FROM all ones)");
 
 	/*
 	 * Faults: FROM is the faulting instruction (the EIP pushed), TO
@@ -863,10 +880,13 @@ static void test_arch_lbr(u32 maxleaf)
 			  "instruction, TO the handler; their IRETs");
 		wrmsr(LBR_DEPTH, 32);
 		run_user_fault(LBR_CTL, LBREN | LBR_USR | LBR_ALL, 0, 2);
+		f[0].from = LBR_FROM_HIDDEN;
 		f[2] = f[3];
+		f[2].from = LBR_FROM_HIDDEN;
 		f[3] = f[5];
+		f[3].from = LBR_FROM_HIDDEN;
 		lbr_check(f, 4, 32, "LBR: faults at CPL 3, USR alone: the IRETs to CPL 3 "
-			  "and the LOOP");
+			  "(FROM all ones) and the LOOP");
 	}
 	/* SYSEXIT/SYSENTER and SYSRET/SYSCALL */
 	wrmsr(0x174, 0x08);			/* SYSENTER_CS */
@@ -889,7 +909,23 @@ static void test_arch_lbr(u32 maxleaf)
 	lbr_check(sub, 3, 32, "LBR: SYSRET, LOOP, SYSCALL (legacy mode)");
 	wrmsr(LBR_DEPTH, 32);
 	run_user_sysret(LBR_CTL, LBREN | LBR_OS | LBR_OTHER, 0, 2);
-	lbr_check(sub + 2, 1, 32, "LBR: OS alone: SYSCALL (ends at CPL 0), not SYSRET");
+	sub[2].from = LBR_FROM_HIDDEN;
+	lbr_check(sub + 2, 1, 32, "LBR: OS alone: SYSCALL (ends at CPL 0, FROM all ones), "
+		  "not SYSRET");
+	wrmsr(LBR_DEPTH, 32);
+	run_user_sysret(LBR_CTL, LBREN | LBR_USR | LBR_OTHER, 0, 2);
+	sub[0].from = LBR_FROM_HIDDEN;
+	lbr_check(sub, 1, 32, "LBR: USR alone: SYSRET (ends at CPL 3, FROM all ones), "
+		  "not SYSCALL");
+
+	/* a debug exception (#DB) clears LBREn and is not recorded */
+	wrmsr(LBR_DEPTH, 32);
+	lbr_db_block(LBR_CTL, LBREN | LBR_OS | LBR_ALL, 0);
+	eq(rdmsr(LBR_CTL), LBR_OS | LBR_ALL, "LBR: a #DB (single step) clears LBR_CTL.LBREn");
+	sub[0].from = (u32)lbr_db_jmp; sub[0].to = (u32)lbr_db_jmp_t; sub[0].type = BR_REL_JMP;
+	lbr_check(sub, 1, 32, "LBR: the JMP before the #DB recorded; the #DB, its IRET "
+		  "and what follows not");
+	wrmsr(LBR_CTL, 0);
 
 	/* call-stack mode */
 	wrmsr(LBR_DEPTH, 32);
@@ -1561,6 +1597,7 @@ void main(void)
 	u32 a, b, c, d, *mbi;
 	u64 *t = &tss_desc;
 
+	setgate(1, db_entry, 0);
 	setgate(2, nmi_entry, 0);
 	setgate(6, ud_entry, 0);
 	setgate(13, gp_entry, 0);

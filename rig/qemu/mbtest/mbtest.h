@@ -53,6 +53,9 @@ extern char lbr_icall_ret[], lbr_ijmp[], lbr_ijmp_t[], lbr_loop[], lbr_loop_end[
 extern char lbr_jecxz[], lbr_jecxz_t[], lbr_int[], lbr_int_ret[];
 extern char lbr_ljmp[], lbr_ljmp_t[], lbr_lcall[], lbr_lcall_ret[], lbr_lfunc[];
 void lbr_cs_block(u32 msr, u32 lo, u32 hi);
+void lbr_db_block(u32 msr, u32 lo, u32 hi);
+void db_entry(void);
+extern char lbr_db_jmp[], lbr_db_jmp_t[];
 extern char lbr_cs_c1[], lbr_cs_f1[], lbr_cs_c2[], lbr_cs_f2[];
 extern char lbr_cs_c3[], lbr_cs_f3[], lbr_cs_c4[], lbr_cs_f4[];
 /* RDPMC at CPL 3: the value in user_pmc */
