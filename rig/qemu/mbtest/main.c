@@ -946,10 +946,29 @@ static void test_arch_lbr(u32 maxleaf)
 }
 
 /*
- * Freeze on PMI: with IA32_DEBUGCTL.FREEZE_LBRS_ON_PMI, the PMI clears
- * IA32_LBR_CTL.LBREn after the branch that overflowed the counter is
- * recorded: entry 0 is the kth JMP; the PMI's delivery is not recorded.
+ * Freeze on PMI: the model is perfmon v5, whose streamlined freeze
+ * replaces the legacy one (which cleared the LBR enable): with
+ * IA32_DEBUGCTL.FREEZE_LBRS_ON_PMI, the overflow that raises the PMI sets
+ * IA32_PERF_GLOBAL_STATUS.LBR_FRZ (58), after the branch that overflowed
+ * the counter is recorded, and nothing is recorded while it is set: entry
+ * 0 is the kth JMP; the PMI's delivery is not recorded; IA32_LBR_CTL is
+ * left alone. Resetting LBR_FRZ lets the LBRs record again. The NMI
+ * handler does not acknowledge the status here.
  */
+#define LBR_FRZ BIT_ULL(58)
+
+/* an entry of the 32 is the kth JMP of branch_block (from k = 1) */
+static int lbr_has_jmp(u32 k)
+{
+	int x;
+
+	for (x = 0; x < 32; x++)
+		if (rdmsr(LBR_FROM(x)) == (u32)branch_block_jmps + 2 * (k - 1) &&
+		    rdmsr(LBR_TO(x)) == (u32)branch_block_jmps + 2 * k)
+			return 1;
+	return 0;
+}
+
 static void test_lbr_freeze(void)
 {
 	static const u32 ks[] = { 7, 32 };
@@ -959,18 +978,16 @@ static void test_lbr_freeze(void)
 	for (i = 0; i < 2; i++) {
 		k = ks[i];
 		wrmsr(LBR_DEPTH, 32);
-		pmi_setup(GSTATUS, PMC0, GRESET);
+		pmi_setup(GSTATUS, PMC0, 0);
 		wrmsr(DEBUGCTL, 1u << 11);
 		wrmsr(PMC0, -(u64)k & MASK48);
 		wrmsr(EVTSEL0, 0xc4 | USR | OS | INT | EN);
 		wrmsr(LBR_CTL, ctl);
 		branch_block(GCTRL, 1, 0);
-		eq(rdmsr(LBR_CTL), ctl & ~LBREN, k == 7 ?
-		   "LBR freeze on PMI (JMP 7): LBR_CTL.LBREn cleared, the rest kept" :
-		   "LBR freeze on PMI (JMP 32): LBR_CTL.LBREn cleared, the rest kept");
-		report(nmis == 1 && !(nmi_status & (1ull << 58)), k == 7 ?
-		       "LBR freeze on PMI (JMP 7): one PMI, GLOBAL_STATUS.LBR_FRZ not set" :
-		       "LBR freeze on PMI (JMP 32): one PMI, GLOBAL_STATUS.LBR_FRZ not set");
+		report(nmis == 1 && nmi_status == (1 | LBR_FRZ), k == 7 ?
+		       "LBR freeze on PMI (JMP 7): one PMI, GLOBAL_STATUS bit 0 and LBR_FRZ" :
+		       "LBR freeze on PMI (JMP 32): one PMI, GLOBAL_STATUS bit 0 and LBR_FRZ");
+		eq(rdmsr(LBR_CTL), ctl, "LBR freeze on PMI: LBR_CTL left alone (LBREn set)");
 		eq(rdmsr(LBR_FROM(0)), (u32)branch_block_jmps + 2 * (k - 1), k == 7 ?
 		   "LBR freeze on PMI: entry 0 is the 7th JMP, whose count overflowed" :
 		   "LBR freeze on PMI: entry 0 is the 32nd JMP, whose count overflowed");
@@ -978,38 +995,55 @@ static void test_lbr_freeze(void)
 		   "LBR freeze on PMI: entry 0's TO");
 		eq(rdmsr(LBR_FROM(1)), (u32)branch_block_jmps + 2 * (k - 2),
 		   "LBR freeze on PMI: entry 1 is the JMP before it");
-		wrmsr(GRESET, 1);
+		eq(rdmsr(GSTATUS) & LBR_FRZ, LBR_FRZ, "LBR freeze on PMI: LBR_FRZ stays set");
+		wrmsr(GRESET, 1 | LBR_FRZ);
+		wrmsr(EVTSEL0, 0);
+		wrmsr(LBR_DEPTH, 32);
+		branch_block(GCTRL, 0, 0);
+		wrmsr(LBR_CTL, 0);
+		report(lbr_has_jmp(32), "LBR freeze: recording again once LBR_FRZ is reset");
 	}
+	/* IA32_PERF_GLOBAL_STATUS_SET.LBR_FRZ freezes them too */
+	wrmsr(LBR_DEPTH, 32);
+	wrmsr(GSET, LBR_FRZ);
+	branch_block(LBR_CTL, LBREN | LBR_OS | LBR_ALL, 0);
+	wrmsr(GRESET, LBR_FRZ);
+	report(!lbr_has_jmp(32), "LBR_FRZ set by GLOBAL_STATUS_SET: nothing recorded");
+
 	/*
 	 * A branch counter overflowing at a far transfer that changes CPL:
 	 * the transfer is recorded, then recording stops (the PMI comes
 	 * after it). OS only, at the IRET to CPL 3; USR only, at SYSCALL.
 	 */
 	wrmsr(LBR_DEPTH, 32);
-	pmi_setup(GSTATUS, PMC0, GRESET);
+	pmi_setup(GSTATUS, PMC0, 0);
 	wrmsr(DEBUGCTL, 1u << 11);
 	wrmsr(PMC0, -1ull & MASK48);
 	wrmsr(EVTSEL0, 0xc4 | OS | INT | EN);
 	wrmsr(LBR_CTL, ctl);
 	run_user(GCTRL, 1, 0, 5000);
-	report(nmis == 1 && (nmi_cs & 3) == 3, "LBR freeze at IRET to CPL 3: one PMI, at CPL 3");
-	eq(rdmsr(LBR_CTL), ctl & ~LBREN, "LBR freeze at IRET: LBREn cleared");
+	wrmsr(LBR_CTL, 0);
+	report(nmis == 1 && (nmi_cs & 3) == 3 && (nmi_status & LBR_FRZ),
+	       "LBR freeze at IRET to CPL 3: one PMI, at CPL 3, LBR_FRZ");
 	eq(rdmsr(LBR_FROM(0)), (u32)user_iret, "LBR freeze at IRET: entry 0 is the IRET");
 	eq(rdmsr(LBR_TO(0)), (u32)user_entry, "LBR freeze at IRET: to CPL 3");
 	eq(rdmsr(LBR_TO(1)), (u32)run_user, "LBR freeze at IRET: entry 1 is the CALL of run_user");
+	wrmsr(GRESET, 1 | LBR_FRZ);
 	syscall_setup();
 	wrmsr(LBR_DEPTH, 32);
-	pmi_setup(GSTATUS, PMC0, GRESET);
+	pmi_setup(GSTATUS, PMC0, 0);
 	wrmsr(PMC0, -5001ull & MASK48);
 	wrmsr(EVTSEL0, 0xc4 | USR | INT | EN);
 	wrmsr(LBR_CTL, ctl);
 	run_user_sysret(GCTRL, 1, 0, 5000);
-	report(nmis == 1 && (nmi_cs & 3) == 0, "LBR freeze at SYSCALL: one PMI, at CPL 0");
-	eq(rdmsr(LBR_CTL), ctl & ~LBREN, "LBR freeze at SYSCALL: LBREn cleared");
+	wrmsr(LBR_CTL, 0);
+	report(nmis == 1 && (nmi_cs & 3) == 0 && (nmi_status & LBR_FRZ),
+	       "LBR freeze at SYSCALL: one PMI, at CPL 0, LBR_FRZ");
 	eq(rdmsr(LBR_FROM(0)), (u32)user_syscall, "LBR freeze at SYSCALL: entry 0 is the SYSCALL");
 	eq(rdmsr(LBR_TO(0)), (u32)syscall_entry, "LBR freeze at SYSCALL: to its entry point");
 	eq(rdmsr(LBR_FROM(1)), (u32)user_sysret_entry + 2,
 	   "LBR freeze at SYSCALL: entry 1 is the last taken LOOP");
+	wrmsr(GRESET, 1 | LBR_FRZ);
 	wrmsr(DEBUGCTL, 0);
 	wrmsr(EVTSEL0, 0);
 
@@ -1027,8 +1061,8 @@ static void test_lbr_freeze(void)
 	branch_block(GCTRL, 1, 0);
 	got = rdmsr(LBR_CTL);
 	wrmsr(LBR_CTL, 0);
-	eq(nmis, 1, "LBR without freeze: one PMI");
-	eq(got, ctl, "LBR without freeze: LBR_CTL.LBREn still set after the PMI");
+	report(nmis == 1 && !(nmi_status & LBR_FRZ), "LBR without freeze: one PMI, no LBR_FRZ");
+	eq(got, ctl, "LBR without freeze: LBR_CTL unchanged");
 	for (i = 0; i < 32; i++)
 		if (rdmsr(LBR_TO(i)) == (u32)nmi_entry)
 			break;
