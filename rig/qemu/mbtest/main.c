@@ -606,8 +606,10 @@ static void test_branches(const struct br_pmu *p)
 #define LBR_OTHER BIT(22)
 #define LBR_ALL (0x7fu << 16)
 /* BR_TYPE */
-enum { BR_COND, BR_IND_JMP, BR_REL_JMP, BR_IND_CALL, BR_REL_CALL, BR_RET,
-       BR_OTHER = 8 };
+enum {
+	BR_COND, BR_IND_JMP, BR_REL_JMP, BR_IND_CALL, BR_REL_CALL, BR_RET,
+	BR_OTHER = 8
+};
 
 struct lbr_rec {
 	u64 from, to;
@@ -718,7 +720,7 @@ static void test_arch_lbr(u32 maxleaf)
 		{ (u32)lbr_lcall, (u32)lbr_lfunc, BR_OTHER },
 		{ (u32)lbr_lfunc, (u32)lbr_lcall_ret, BR_OTHER },
 	};
-	int n = sizeof(all) / sizeof(all[0]), m;
+	int n = ARRAY_SIZE(all), m;
 	struct lbr_rec sub[32];
 	u32 a, b, c, d, i;
 	u64 v;
@@ -734,7 +736,7 @@ static void test_arch_lbr(u32 maxleaf)
 	eq(d, 0, "CPUID 1CH EDX: 0");
 	cpuid(0xd, &a, &b, &c, &d);
 	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0xd), "c"(1));
-	eq((c >> 15) & 1, 0, "CPUID.(0DH,1).ECX[15]: the LBR state component is not XSAVES-managed");
+	eq((c >> 15) & 1, 0, "CPUID.(0DH,1).ECX[15]: LBR state is not XSAVES-managed");
 
 	/* depth, reset values, #GP */
 	eq(rdmsr(LBR_DEPTH), 32, "IA32_LBR_DEPTH after RESET: 32 (the deepest)");
@@ -787,9 +789,8 @@ static void test_arch_lbr(u32 maxleaf)
 	/* every kind of branch, exact FROM, TO and BR_TYPE */
 	wrmsr(LBR_DEPTH, 32);
 	lbr_block(LBR_CTL, LBREN | LBR_OS | LBR_USR | LBR_ALL, 0);
-	lbr_check(all, n, 32, "LBR: JMP, JZ (JNZ not taken), CALL, RET, CALL *, RET, JMP *, "
-		  "LOOP (taken once), JECXZ, INT, IRET, far JMP, far CALL, far RET: "
-		  "exact FROM, TO, BR_TYPE, entry 0 youngest");
+	/* JMP, JZ (JNZ not taken), CALL, RET, CALL *, RET, JMP *, LOOP, JECXZ, INT, IRET... */
+	lbr_check(all, n, 32, "LBR: every kind of branch: exact FROM, TO, BR_TYPE, 0 youngest");
 	eq(rdmsr(LBR_CTL), 0, "LBR: IA32_LBR_CTL as written (0) after the block");
 	wrmsr(LBR_DEPTH, 32);
 	lbr_block(LBR_CTL, LBREN | LBR_OS | LBR_ALL, 0);
@@ -850,13 +851,11 @@ static void test_arch_lbr(u32 maxleaf)
 	wrmsr(LBR_DEPTH, 32);
 	run_user(LBR_CTL, LBREN | LBR_USR | LBR_ALL, 0, 2);
 	sub[0].from = LBR_FROM_HIDDEN;
-	lbr_check(sub, 2, 32, "LBR: USR alone: the IRET (ends at CPL 3, FROM all ones) "
-		  "and the LOOP");
+	lbr_check(sub, 2, 32, "LBR: USR alone: the IRET (to CPL 3, FROM ~0) and the LOOP");
 	wrmsr(LBR_DEPTH, 32);
 	run_user(LBR_CTL, LBREN | LBR_OS | LBR_ALL, 0, 2);
 	sub[2].from = LBR_FROM_HIDDEN;
-	lbr_check(sub + 2, 1, 32, "LBR: OS alone: the INT from CPL 3 (ends at CPL 0, "
-		  "FROM all ones)");
+	lbr_check(sub + 2, 1, 32, "LBR: OS alone: the INT from CPL 3 (to CPL 0, FROM ~0)");
 
 	/*
 	 * Faults: FROM is the faulting instruction (the EIP pushed), TO
@@ -876,8 +875,7 @@ static void test_arch_lbr(u32 maxleaf)
 			{ e + 8, (u32)int80_entry, BR_OTHER },	/* INT $0x80 */
 		};
 
-		lbr_check(f, 7, 32, "LBR: #UD and #GP at CPL 3: FROM the faulting "
-			  "instruction, TO the handler; their IRETs");
+		lbr_check(f, 7, 32, "LBR: #UD, #GP at CPL 3: FROM the faulting insn; their IRETs");
 		wrmsr(LBR_DEPTH, 32);
 		run_user_fault(LBR_CTL, LBREN | LBR_USR | LBR_ALL, 0, 2);
 		f[0].from = LBR_FROM_HIDDEN;
@@ -885,8 +883,7 @@ static void test_arch_lbr(u32 maxleaf)
 		f[2].from = LBR_FROM_HIDDEN;
 		f[3] = f[5];
 		f[3].from = LBR_FROM_HIDDEN;
-		lbr_check(f, 4, 32, "LBR: faults at CPL 3, USR alone: the IRETs to CPL 3 "
-			  "(FROM all ones) and the LOOP");
+		lbr_check(f, 4, 32, "LBR: faults, USR alone: IRETs to CPL 3 (FROM ~0), LOOP");
 	}
 	/* SYSEXIT/SYSENTER and SYSRET/SYSCALL */
 	wrmsr(0x174, 0x08);			/* SYSENTER_CS */
@@ -896,7 +893,9 @@ static void test_arch_lbr(u32 maxleaf)
 	run_user_sysexit(LBR_CTL, LBREN | LBR_OS | LBR_USR | LBR_ALL, 0, 2);
 	sub[0].from = (u32)user_sysexit; sub[0].to = (u32)user_sysexit_entry;
 	sub[0].type = BR_OTHER;
-	sub[1].from = sub[1].to = (u32)user_sysexit_entry + 2; sub[1].type = BR_COND;
+	sub[1].from = (u32)user_sysexit_entry + 2;
+	sub[1].to = sub[1].from;
+	sub[1].type = BR_COND;
 	sub[2].from = (u32)user_sysenter; sub[2].to = (u32)sysenter_entry;
 	sub[2].type = BR_OTHER;
 	lbr_check(sub, 3, 32, "LBR: SYSEXIT, LOOP, SYSENTER");
@@ -904,27 +903,25 @@ static void test_arch_lbr(u32 maxleaf)
 	wrmsr(LBR_DEPTH, 32);
 	run_user_sysret(LBR_CTL, LBREN | LBR_OS | LBR_USR | LBR_ALL, 0, 2);
 	sub[0].from = (u32)user_sysret; sub[0].to = (u32)user_sysret_entry;
-	sub[1].from = sub[1].to = (u32)user_sysret_entry + 2;
+	sub[1].from = (u32)user_sysret_entry + 2;
+	sub[1].to = sub[1].from;
 	sub[2].from = (u32)user_syscall; sub[2].to = (u32)syscall_entry;
 	lbr_check(sub, 3, 32, "LBR: SYSRET, LOOP, SYSCALL (legacy mode)");
 	wrmsr(LBR_DEPTH, 32);
 	run_user_sysret(LBR_CTL, LBREN | LBR_OS | LBR_OTHER, 0, 2);
 	sub[2].from = LBR_FROM_HIDDEN;
-	lbr_check(sub + 2, 1, 32, "LBR: OS alone: SYSCALL (ends at CPL 0, FROM all ones), "
-		  "not SYSRET");
+	lbr_check(sub + 2, 1, 32, "LBR: OS alone: SYSCALL (to CPL 0, FROM ~0), not SYSRET");
 	wrmsr(LBR_DEPTH, 32);
 	run_user_sysret(LBR_CTL, LBREN | LBR_USR | LBR_OTHER, 0, 2);
 	sub[0].from = LBR_FROM_HIDDEN;
-	lbr_check(sub, 1, 32, "LBR: USR alone: SYSRET (ends at CPL 3, FROM all ones), "
-		  "not SYSCALL");
+	lbr_check(sub, 1, 32, "LBR: USR alone: SYSRET (to CPL 3, FROM ~0), not SYSCALL");
 
 	/* a debug exception (#DB) clears LBREn and is not recorded */
 	wrmsr(LBR_DEPTH, 32);
 	lbr_db_block(LBR_CTL, LBREN | LBR_OS | LBR_ALL, 0);
 	eq(rdmsr(LBR_CTL), LBR_OS | LBR_ALL, "LBR: a #DB (single step) clears LBR_CTL.LBREn");
 	sub[0].from = (u32)lbr_db_jmp; sub[0].to = (u32)lbr_db_jmp_t; sub[0].type = BR_REL_JMP;
-	lbr_check(sub, 1, 32, "LBR: the JMP before the #DB recorded; the #DB, its IRET "
-		  "and what follows not");
+	lbr_check(sub, 1, 32, "LBR: the JMP before the #DB; not the #DB nor what follows");
 	wrmsr(LBR_CTL, 0);
 
 	/* call-stack mode */
@@ -933,8 +930,8 @@ static void test_arch_lbr(u32 maxleaf)
 		     LBR_IND_CALL | LBR_RET, 0);
 	sub[0].from = (u32)lbr_cs_c1; sub[0].to = (u32)lbr_cs_f1; sub[0].type = BR_REL_CALL;
 	sub[1].from = (u32)lbr_cs_c2; sub[1].to = (u32)lbr_cs_f2; sub[1].type = BR_REL_CALL;
-	lbr_check(sub, 2, 32, "LBR call stack: f3's and f4's CALLs popped by their RETs, "
-		  "f1's and f2's left, the rest 0");
+	/* f3's and f4's CALLs popped by their RETs, f1's and f2's left, the rest 0 */
+	lbr_check(sub, 2, 32, "LBR call stack: the CALLs not returned from, the rest 0");
 	wrmsr(LBR_DEPTH, 32);
 	lbr_cs_block(LBR_CTL, LBREN | LBR_OS | LBR_REL_CALL | LBR_IND_CALL | LBR_RET, 0);
 	sub[2].from = (u32)lbr_cs_c3; sub[2].to = (u32)lbr_cs_f3; sub[2].type = BR_REL_CALL;
@@ -1069,8 +1066,7 @@ static void test_lbr_freeze(void)
 	report(i < 31 && rdmsr(LBR_FROM(i)) == (u32)branch_block_jmps + 56 &&
 	       rdmsr(LBR_INFO(i)) == (u64)BR_OTHER << 56 &&
 	       rdmsr(LBR_FROM(i + 1)) == (u32)branch_block_jmps + 54,
-	       "LBR without freeze: the PMI recorded as OTHER_BRANCH from the 29th JMP, "
-	       "after the 28th");
+	       "LBR without freeze: the PMI: OTHER from the 29th JMP, after the 28th");
 	if (i < 32)
 		note("the PMI's record: entry ", i);
 	wrmsr(EVTSEL0, 0);

@@ -9,6 +9,7 @@ typedef unsigned short u16;
 typedef unsigned char u8;
 
 #define BIT(n) (1u << (n))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BIT_ULL(n) (1ull << (n))
 
 /* exception and interrupt entries */
