@@ -279,7 +279,10 @@ enum perf_pmu_scope {
  * @stop: stop counting; PERF_EF_UPDATE folds the counter into event->count
  * @pmu_disable: freeze every counter of the PMU on this CPU (IRQs off)
  * @pmu_enable: re-enable the PMU after pmu_disable (IRQs off)
- * @sched_task: context-switch callback for PMUs that asked for it
+ * @sched_task: context switch on this CPU, while perf_sched_cb_inc() holds
+ *	a count for the PMU here: @sched_in false before the outgoing task's
+ *	events leave, true before the incoming task's arrive; @ctx is the
+ *	task's context or NULL (IRQs off)
  * @start_txn: begin a group transaction (PERF_PMU_TXN_*)
  * @cancel_txn: undo the transaction
  * @commit_txn: check the group fits; 0 or -EAGAIN
@@ -544,6 +547,7 @@ typedef void (*perf_overflow_handler_t)(struct perf_event *event,
 #define PERF_ATTACH_ITRACE	BIT(4)
 #define PERF_ATTACH_EXCLUSIVE	BIT(7)	/* holds an exclusive PMU */
 #define PERF_ATTACH_CALLCHAIN	BIT(8)	/* holds the callchain buffers */
+#define PERF_ATTACH_SCHED_HOOKS	BIT(9)	/* holds perf_sched_events on */
 
 /* perf_event::event_caps */
 #define PERF_EV_CAP_SOFTWARE		BIT(0)	/* may join any group */
@@ -779,6 +783,11 @@ struct perf_event_context {
 	int				nr_stat;
 	/* events whose counters user space reads directly (arm64 EL0) */
 	int				nr_user_read;
+	/*
+	 * events whose PMU keeps state for the task (PERF_ATTACH_TASK_DATA,
+	 * e.g. an LBR call stack): the context never trades tasks
+	 */
+	int				nr_task_data;
 	/* cgroup events (CPU contexts only) */
 	int				nr_cgroups;
 	struct list_head		event_list;
@@ -819,6 +828,8 @@ struct perf_cpu_context {
 	struct perf_event_context	*task_ctx;
 	int				online;
 	struct list_head		rotating;
+	/* PMUs that asked for ->sched_task (perf_sched_cb_inc()) */
+	struct list_head		sched_cb;
 #ifdef CONFIG_CGROUP_PERF
 	/* the running task's cgroup, while ctx has cgroup events */
 	struct perf_cgroup		*cgrp;
@@ -1460,6 +1471,9 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 void __perf_event_task_sched_out(struct task_struct *prev,
 				 struct task_struct *next);
 void perf_event_task_tick(void);
+/* @pmu->sched_task on this CPU's context switches, counted (IRQs off) */
+void perf_sched_cb_inc(struct pmu *pmu);
+void perf_sched_cb_dec(struct pmu *pmu);
 
 /*
  * A software event raised by the scheduler itself, which is not a trap:

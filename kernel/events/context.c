@@ -403,6 +403,7 @@ int perf_cpu_ctx_init(void)
 		lockdep_set_class(&cpuctx->ctx.mutex, &perf_cpu_ctx_mutex_key);
 		cpuctx->ctx.cpu = cpu;
 		INIT_LIST_HEAD(&cpuctx->rotating);
+		INIT_LIST_HEAD(&cpuctx->sched_cb);
 	}
 	perf_event_init_cpu(smp_processor_id());
 	return 0;

@@ -42,6 +42,8 @@ static void ctx_account_event(struct perf_event *event,
 		ctx->nr_freq++;
 	if (perf_event_user_read_ctx(event))
 		ctx->nr_user_read++;
+	if (event->attach_state & PERF_ATTACH_TASK_DATA)
+		ctx->nr_task_data++;
 	event->attach_state |= PERF_ATTACH_CONTEXT;
 	perf_sb_attach(ctx, event);
 }
@@ -61,6 +63,8 @@ static void ctx_unaccount_event(struct perf_event *event,
 		ctx->nr_stat--;
 	if (event->attr.freq)
 		ctx->nr_freq--;
+	if (event->attach_state & PERF_ATTACH_TASK_DATA)
+		ctx->nr_task_data--;
 	event->attach_state &= ~PERF_ATTACH_CONTEXT;
 }
 

@@ -72,7 +72,7 @@ void perf_event_free(struct perf_event *event)
 		module_put(event->pmu->module);
 	if (event->attach_state & PERF_ATTACH_CALLCHAIN)
 		put_callchain_buffers();
-	if (event->attach_state & PERF_ATTACH_TASK)
+	if (event->attach_state & PERF_ATTACH_SCHED_HOOKS)
 		perf_task_events_dec();
 	if (event->hw.target)
 		put_task_struct(event->hw.target);
@@ -268,10 +268,14 @@ static int perf_event_attach(struct perf_event *event, bool inherited)
 
 	/*
 	 * The scheduler hooks run only while some event needs them: task
-	 * events, and CPU-wide events that record context switches.
+	 * events, CPU-wide events that record context switches, and events
+	 * whose PMU asked for ->sched_task at event_init.
 	 */
-	if (event->hw.target || attr->context_switch) {
+	if (event->hw.target)
 		event->attach_state |= PERF_ATTACH_TASK;
+	if (event->hw.target || attr->context_switch ||
+	    (event->attach_state & PERF_ATTACH_SCHED_CB)) {
+		event->attach_state |= PERF_ATTACH_SCHED_HOOKS;
 		perf_task_events_inc();
 	}
 	return 0;

@@ -17,6 +17,9 @@
  * @armed: the timer is running
  * @needed: a flexible group of @pmu did not fit since the last rotation
  * @exclusive: the exclusive group on @pmu on this CPU, if any
+ * @sched_cb: perf_sched_cb_inc() count: @pmu's ->sched_task runs at this
+ *	CPU's context switches while it is non-zero
+ * @sched_cb_entry: on the CPU's cpuctx->sched_cb list while it is
  *
  * Changed only on its CPU, with IRQs off.
  */
@@ -27,6 +30,8 @@ struct perf_pmu_cpu {
 	bool			armed;
 	bool			needed;
 	struct perf_event	*exclusive;
+	int			sched_cb;
+	struct list_head	sched_cb_entry;
 };
 
 /* @pmu's state on this CPU; IRQs off, so that it stays this CPU's */

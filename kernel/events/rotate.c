@@ -143,6 +143,7 @@ int perf_rotation_init(struct pmu *pmu)
 			     HRTIMER_MODE_REL_PINNED_HARD);
 		r->timer.function = perf_rotation_fn;
 		INIT_LIST_HEAD(&r->entry);
+		INIT_LIST_HEAD(&r->sched_cb_entry);
 		r->pmu = pmu;
 	}
 	pmu->pmu_cpu_context = (void __percpu *)rot;

@@ -579,6 +579,7 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 	lockdep_assert_irqs_disabled();
 	/* CPU-wide events want it even when @prev has no context */
 	perf_event_switch_record(prev, next, false);
+	perf_sched_cb_run(ctx, false);
 	if (ctx && !perf_ctx_try_swap(ctx, prev, next)) {
 		raw_spin_lock(&ctx->lock);
 		perf_ctx_update_time(ctx);
@@ -606,6 +607,8 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 	/* takes and drops the context locks itself, before we take them */
 	perf_event_switch_record(task, prev, true);
 	ctx = rcu_dereference_sched(task->perf_event_ctxp);
+	/* before the task's events arrive, whether it has any or not */
+	perf_sched_cb_run(ctx, true);
 	if (!ctx || !cpuctx->online)
 		return;
 	/* swapped in by perf_ctx_try_swap(): it never went out */

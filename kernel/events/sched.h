@@ -45,4 +45,7 @@ void perf_task_ctx_sched_out(struct perf_cpu_context *cpuctx,
 void perf_task_events_inc(void);
 void perf_task_events_dec(void);
 
+/* sched_cb.c: the PMUs' ->sched_task at this CPU's context switches */
+void perf_sched_cb_run(struct perf_event_context *ctx, bool sched_in);
+
 #endif /* _KERNEL_EVENTS_SCHED_H */

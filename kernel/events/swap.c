@@ -110,6 +110,9 @@ bool perf_ctx_try_swap(struct perf_event_context *ctx,
 	if (ctx->task != prev || next_ctx->task != next ||
 	    next_ctx->is_active || !perf_ctx_equiv(ctx, next_ctx))
 		goto unlock;
+	/* a PMU's per-task state stays with its task: no trade */
+	if (ctx->nr_task_data || next_ctx->nr_task_data)
+		goto unlock;
 	if (ctx->nr_stat && !perf_ctx_stat_pairs(ctx, next_ctx, false))
 		goto unlock;
 
