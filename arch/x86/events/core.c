@@ -287,6 +287,8 @@ int __init x86_core_setup(struct x86_core *core, const char *dev_name,
 	pmu->read = x86_pmu_read;
 	pmu->stop = x86_pmu_stop;
 	pmu->del = x86_pmu_del;
+	if (core->ops->branch_sched_in)
+		pmu->sched_task = x86_pmu_sched_task;
 	if (core->cpu_type)
 		pmu->filter = x86_core_filter;
 

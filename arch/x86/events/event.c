@@ -16,8 +16,18 @@
 
 #include "pmu.h"
 
+/* what a branch stack's setup allocated, if anything */
+static void x86_branch_free(struct perf_event *event)
+{
+	const struct x86_core_ops *ops = x86_event_core(event)->ops;
+
+	if (ops->branch_free)
+		ops->branch_free(event);
+}
+
 static void x86_event_destroy(struct perf_event *event)
 {
+	x86_branch_free(event);
 	atomic_dec(&x86_event_core(event)->nr_events);
 }
 
@@ -85,7 +95,8 @@ static int x86_map_event(const struct x86_core *core,
  * Context: process context (perf_event_open), may sleep.
  * Return: 0; -ENOENT for events that are not ours or not offered;
  * -EINVAL for bad encodings and groups that can never fit; -EOPNOTSUPP
- * for what needs PEBS or LBR (precise_ip, branch stacks).
+ * for precise_ip (no PEBS) and for branch stacks the vendor's recorder
+ * cannot give (the vendor's branch_init has the rules).
  */
 int x86_event_init(struct perf_event *event)
 {
@@ -102,7 +113,9 @@ int x86_event_init(struct perf_event *event)
 	if (event->cpu >= 0 && !cpumask_test_cpu(event->cpu, &core->cpus))
 		return -ENOENT;
 
-	if (attr->precise_ip || has_branch_stack(event))
+	if (attr->precise_ip)
+		return -EOPNOTSUPP;
+	if (has_branch_stack(event) && !core->ops->branch_init)
 		return -EOPNOTSUPP;
 
 	hwc->idx = -1;
@@ -120,9 +133,15 @@ int x86_event_init(struct perf_event *event)
 		if (ret)
 			return ret;
 	}
+	if (has_branch_stack(event)) {
+		ret = core->ops->branch_init(event);
+		if (ret)
+			return ret;
+	}
 
+	ret = -EINVAL;
 	if (!x86_allowed_counters(core, hwc->config))
-		return -EINVAL;
+		goto fail;
 
 	/* the rdpmc policy in force when the event is created applies to it */
 	if (READ_ONCE(x86_rdpmc_policy))
@@ -141,9 +160,13 @@ int x86_event_init(struct perf_event *event)
 
 	ret = x86_validate_group(event);
 	if (ret)
-		return ret;
+		goto fail;
 
 	atomic_inc(&core->nr_events);
 	event->destroy = x86_event_destroy;
 	return 0;
+
+fail:
+	x86_branch_free(event);
+	return ret;
 }

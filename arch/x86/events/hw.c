@@ -274,10 +274,12 @@ static int x86_repack(const struct x86_core *core, struct x86_cpu_pmu *cpuc,
  *
  * A free counter the event may use is taken; when none is free the
  * events already here are re-placed if that makes room (x86_repack()).
+ * An event with a branch stack also needs the vendor's branch recorder.
  *
  * Context: the CPU the event is scheduled in on, interrupts off, the
  * context lock held; usually within pmu_disable/pmu_enable.
- * Return: 0, or -EAGAIN when it does not fit (the core multiplexes).
+ * Return: 0, or -EAGAIN when it does not fit or the branch recorder is
+ * set up for other events (the core multiplexes).
  */
 int x86_pmu_add(struct perf_event *event, int flags)
 {
@@ -285,13 +287,22 @@ int x86_pmu_add(struct perf_event *event, int flags)
 	struct x86_cpu_pmu *cpuc = x86_cpuc(core);
 	struct hw_perf_event *hwc = &event->hw;
 	u64 allowed = x86_allowed_counters(core, hwc->config);
-	int idx;
+	int idx, ret;
 
 	lockdep_assert_irqs_disabled();
 	if (x86_assign(&allowed, 1, cpuc->used, &idx)) {
 		idx = x86_repack(core, cpuc, allowed);
 		if (idx < 0)
 			return idx;
+	}
+	/*
+	 * Last, as it may change the branch recorder: a failure leaves at
+	 * most the others re-placed by x86_repack(), which is harmless.
+	 */
+	if (hwc->flags & X86_EVENT_FLAG_LBR) {
+		ret = core->ops->branch_add(event);
+		if (ret)
+			return ret;
 	}
 
 	x86_place(core, cpuc, event, idx);
@@ -317,9 +328,13 @@ int x86_pmu_add(struct perf_event *event, int flags)
  */
 void x86_pmu_del(struct perf_event *event, int flags)
 {
+	struct x86_core *core = x86_event_core(event);
+
 	lockdep_assert_irqs_disabled();
 	x86_pmu_stop(event, PERF_EF_UPDATE);
-	x86_unplace(x86_cpuc(x86_event_core(event)), event);
+	x86_unplace(x86_cpuc(core), event);
+	if (event->hw.flags & X86_EVENT_FLAG_LBR)
+		core->ops->branch_del(event);
 	perf_event_update_userpage(event);
 }
 
@@ -372,4 +387,24 @@ void x86_pmu_disable(struct pmu *pmu)
 	cpuc->frozen = true;
 	if (cpuc->running)
 		core->ops->disable_all(core, cpuc);
+}
+
+/**
+ * x86_pmu_sched_task - a context switch on this CPU
+ * @ctx: the task's context, or NULL
+ * @sched_in: the incoming task's turn
+ *
+ * Called while an event with a branch stack is on this CPU's counters
+ * (the vendor's branch_add asked for it): the vendor's branch recorder
+ * forgets the outgoing task before the incoming one runs.
+ *
+ * Context: the scheduler's hook, interrupts off, the PMU disabled.
+ */
+void x86_pmu_sched_task(struct perf_event_context *ctx, bool sched_in)
+{
+	struct x86_core *core = this_cpu_read(x86_cpu_core);
+
+	lockdep_assert_irqs_disabled();
+	if (sched_in && core)
+		core->ops->branch_sched_in();
 }

@@ -56,6 +56,8 @@ static bool x86_pmi_counter(struct x86_cpu_pmu *cpuc, int idx,
 	perf_sample_data_init(&data, 0, hwc->last_period);
 	if (!x86_set_period(event))
 		return true;
+	if (hwc->flags & X86_EVENT_FLAG_LBR)
+		x86_event_core(event)->ops->branch_sample(event, &data);
 	/* non-zero: throttled or at its event limit, so stop it */
 	if (perf_event_overflow(event, &data, regs))
 		x86_pmu_stop(event, 0);

@@ -103,9 +103,20 @@ struct x86_constraint {
  * @overflowed: the set of counters with a pending overflow
  * @ack: clear the overflow status of @cntrs
  * @reset_cpu: put this CPU's counters of @core in a known, idle state
+ * @branch_init: accept a new event's branch stack (PERF_SAMPLE_BRANCH_STACK);
+ *	NULL when the PMU has none, and such events are -EOPNOTSUPP
+ * @branch_free: release what @branch_init allocated
+ * @branch_add: an event with X86_EVENT_FLAG_LBR is going on this CPU's
+ *	counters; 0, or -EAGAIN when the branch recorder is set up for
+ *	other events
+ * @branch_del: it has left them
+ * @branch_sample: put the branch stack in a sample of @event (PMI)
+ * @branch_sched_in: a context switch on this CPU, before the incoming
+ *	task's events arrive (while @branch_add holds perf_sched_cb_inc())
  *
- * All but @hw_config and @fixed_for run on the CPU concerned with
- * interrupts off (or in NMI); @hw_config runs at perf_event_open().
+ * All but @hw_config, @fixed_for and the @branch_init pair run on the CPU
+ * concerned with interrupts off (or in NMI); those run at
+ * perf_event_open() and at the event's end.
  * Those that take a @core and a @cpuc get the PMU and its state on the
  * CPU they run on; gate.c has the ones of PMUs without global control.
  */
@@ -118,7 +129,17 @@ struct x86_core_ops {
 	u64 (*overflowed)(struct x86_core *core, struct x86_cpu_pmu *cpuc);
 	void (*ack)(u64 cntrs);
 	void (*reset_cpu)(struct x86_core *core);
+	int (*branch_init)(struct perf_event *event);
+	void (*branch_free)(struct perf_event *event);
+	int (*branch_add)(struct perf_event *event);
+	void (*branch_del)(struct perf_event *event);
+	void (*branch_sample)(struct perf_event *event,
+			      struct perf_sample_data *data);
+	void (*branch_sched_in)(void);
 };
+
+/* hw.flags: the event records a branch stack (the vendor's recorder) */
+#define X86_EVENT_FLAG_LBR	BIT(0)
 
 /**
  * struct x86_core - one core PMU: the struct pmu, its hardware, its CPUs
@@ -151,6 +172,8 @@ struct x86_core_ops {
  *	PerfMonV2, else 0
  * @arch_events_absent: CPUID.0AH:EBX, the architectural events missing
  * @arch_events_len: how many bits of it are defined (CPUID.0AH:EAX[31:24])
+ * @branches: entries of the branch stack a sample can carry, 0 for none
+ *	(sysfs caps/branches)
  * @format: sysfs format/ attributes
  * @dev_name: the name the PMU is registered under ("cpu")
  * @type: the type it is registered with (PERF_TYPE_RAW, -1 for dynamic)
@@ -189,6 +212,7 @@ struct x86_core {
 	unsigned int			version;
 	unsigned int			arch_events_absent;
 	unsigned int			arch_events_len;
+	unsigned int			branches;
 	struct attribute		**format;
 	const char			*dev_name;
 	int				type;
@@ -272,6 +296,7 @@ void x86_pmu_stop(struct perf_event *event, int flags);
 void x86_pmu_read(struct perf_event *event);
 void x86_pmu_enable(struct pmu *pmu);
 void x86_pmu_disable(struct pmu *pmu);
+void x86_pmu_sched_task(struct perf_event_context *ctx, bool sched_in);
 
 /* gate.c: PMUs without global control (@gated) */
 void x86_gate_enable_all(struct x86_core *core, struct x86_cpu_pmu *cpuc);

@@ -6,8 +6,9 @@
  *  format/  how a raw config is laid out (vendor-specific);
  *  events/  the generic hardware events this CPU offers, spelled in that
  *           format, so that "cpu/instructions/" and perf list work;
- *  caps/    pmu_name (the model family the driver recognised) and
- *           max_precise (0: no PEBS or IBS);
+ *  caps/    pmu_name (the model family the driver recognised),
+ *           max_precise (0: no PEBS or IBS) and branches (the depth of
+ *           the branch stack, where there is one);
  *  rdpmc    the user-space RDPMC policy (rdpmc.c), one for all PMUs;
  *  cpus     the CPUs of a PMU that serves one kind of core of a hybrid
  *           part (absent when it serves all).
@@ -135,18 +136,32 @@ static ssize_t max_precise_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(max_precise);
 
+static ssize_t branches_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", x86_dev_core(dev)->branches);
+}
+static DEVICE_ATTR_RO(branches);
+
 static struct attribute *x86_caps_attrs[] = {
 	&dev_attr_pmu_name.attr,
 	&dev_attr_max_precise.attr,
+	&dev_attr_branches.attr,
 	NULL,
 };
 
-/* pmu_name only where the vendor names its PMUs (Intel) */
+/*
+ * pmu_name only where the vendor names its PMUs (Intel), branches only
+ * where samples can carry a branch stack
+ */
 static umode_t x86_caps_visible(struct kobject *kobj, struct attribute *a,
 				int n)
 {
-	if (a == &dev_attr_pmu_name.attr &&
-	    !x86_dev_core(kobj_to_dev(kobj))->name)
+	struct x86_core *core = x86_dev_core(kobj_to_dev(kobj));
+
+	if (a == &dev_attr_pmu_name.attr && !core->name)
+		return 0;
+	if (a == &dev_attr_branches.attr && !core->branches)
 		return 0;
 	return a->mode;
 }

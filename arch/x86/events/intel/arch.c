@@ -142,12 +142,15 @@ static void intel_program(struct perf_event *event, bool on)
  */
 static void intel_enable_all(struct x86_core *core, struct x86_cpu_pmu *cpuc)
 {
+	intel_lbr_enable();
 	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, cpuc->used & ~cpuc->guest_only);
 }
 
+/* the LBR stops after the counters, so it ends with what they counted */
 static void intel_disable_all(struct x86_core *core, struct x86_cpu_pmu *cpuc)
 {
 	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, 0);
+	intel_lbr_disable();
 }
 
 static u64 intel_overflowed(struct x86_core *core, struct x86_cpu_pmu *cpuc)
@@ -198,9 +201,15 @@ static const struct x86_core_ops intel_ops = {
 	.overflowed	= intel_overflowed,
 	.ack		= intel_ack,
 	.reset_cpu	= intel_reset_cpu,
+	.branch_init	= intel_lbr_init,
+	.branch_free	= intel_lbr_free,
+	.branch_add	= intel_lbr_add,
+	.branch_del	= intel_lbr_del,
+	.branch_sample	= intel_lbr_sample,
+	.branch_sched_in = intel_lbr_sched_in,
 };
 
-/* version 1: no global registers, no fixed counters */
+/* version 1: no global registers, no fixed counters, no LBR we drive */
 static const struct x86_core_ops intel_v1_ops = {
 	.hw_config	= intel_hw_config,
 	.program	= intel_program,
@@ -362,5 +371,7 @@ int __init intel_core_probe(struct x86_core *core)
 
 	intel_hw_map(core, ebx, eax.split.mask_length);
 	intel_model_tables(core);
+	if (!core->gated)
+		intel_lbr_probe(core);
 	return 0;
 }

@@ -26,4 +26,54 @@ extern const struct intel_arch_event intel_arch_events[INTEL_NR_ARCH_EVENTS];
 
 void intel_model_tables(struct x86_core *core);
 
+/*
+ * Branch kinds, as the software filter of branch stacks sees them
+ * (lbr_filter.c): the level of a branch's target, what it was, and with a
+ * selection by transaction state, that state.
+ */
+#define INTEL_BR_USER		BIT(0)
+#define INTEL_BR_KERNEL		BIT(1)
+#define INTEL_BR_COND		BIT(2)	/* Jcc, LOOPcc, JCXZ */
+#define INTEL_BR_JMP		BIT(3)	/* direct JMP, near or far */
+#define INTEL_BR_IND_JMP	BIT(4)
+#define INTEL_BR_CALL		BIT(5)	/* direct CALL, near or far */
+#define INTEL_BR_ZERO_CALL	BIT(6)	/* CALL to the next instruction */
+#define INTEL_BR_IND_CALL	BIT(7)
+#define INTEL_BR_RET		BIT(8)	/* RET, near or far */
+#define INTEL_BR_SYSCALL	BIT(9)	/* SYSCALL, SYSENTER */
+#define INTEL_BR_SYSRET		BIT(10)	/* SYSRET, SYSEXIT */
+#define INTEL_BR_INT		BIT(11)	/* INT3, INT n, INTO */
+#define INTEL_BR_IRET		BIT(12)
+#define INTEL_BR_IRQ		BIT(13)	/* interrupt or exception */
+#define INTEL_BR_ABORT		BIT(14)	/* transaction abort */
+#define INTEL_BR_IN_TX		BIT(15)
+#define INTEL_BR_NO_TX		BIT(16)
+#define INTEL_BR_ANY		GENMASK(14, 2)
+
+/* IA32_LBR_x_INFO.BR_TYPE (Arch LBR); 8 and up: other branch */
+#define INTEL_LBR_TYPE_COND	0
+#define INTEL_LBR_TYPE_IND_JMP	1
+#define INTEL_LBR_TYPE_REL_JMP	2
+#define INTEL_LBR_TYPE_IND_CALL	3
+#define INTEL_LBR_TYPE_REL_CALL	4
+#define INTEL_LBR_TYPE_RET	5
+
+/* lbr_filter.c */
+u32 intel_lbr_wanted(u64 bst);
+u32 intel_lbr_insn_kind(const u8 *buf, unsigned int len, bool is64);
+u32 intel_lbr_kind(u64 from, u64 to, unsigned int type);
+void intel_lbr_filter(struct perf_branch_stack *bs, const u8 *types,
+		      u32 wanted);
+
+/* lbr.c */
+void intel_lbr_probe(struct x86_core *core);
+int intel_lbr_init(struct perf_event *event);
+void intel_lbr_free(struct perf_event *event);
+int intel_lbr_add(struct perf_event *event);
+void intel_lbr_del(struct perf_event *event);
+void intel_lbr_enable(void);
+void intel_lbr_disable(void);
+void intel_lbr_sched_in(void);
+void intel_lbr_sample(struct perf_event *event, struct perf_sample_data *data);
+
 #endif /* _ARCH_X86_EVENTS_INTEL_INTEL_H */

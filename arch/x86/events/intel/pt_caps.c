@@ -102,14 +102,3 @@ EXPORT_SYMBOL_GPL(intel_pt_handle_vmx);
 void cpu_emergency_stop_pt(void)
 {
 }
-
-/**
- * x86_perf_get_lbr - the host's LBR stack, for KVM's guest LBR support
- * @lbr: filled with the depth and MSR bases; all zero without an LBR
- *	driver, which tells KVM not to offer LBRs
- */
-void x86_perf_get_lbr(struct x86_pmu_lbr *lbr)
-{
-	memset(lbr, 0, sizeof(*lbr));
-}
-EXPORT_SYMBOL_GPL(x86_perf_get_lbr);

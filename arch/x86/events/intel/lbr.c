@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * x86 perf_events, Intel: branch stacks from Architectural LBR.
+ *
+ * A CPU with Arch LBR (CPUID.(EAX=7,ECX=0):EDX[19]; SDM vol. 3B, "Last
+ * Branch Records") keeps its last N taken branches in IA32_LBR_x_FROM_IP,
+ * _TO_IP and _INFO, entry 0 the youngest. IA32_LBR_CTL starts recording
+ * (LBREn) and filters by privilege level and kind of branch, or turns on
+ * call-stack mode, where a return takes its call off the stack instead of
+ * being recorded. IA32_LBR_DEPTH sets N, and a write of it clears every
+ * entry. CPUID leaf 1CH says which depths, filters and LBR_INFO fields
+ * the CPU has.
+ *
+ * An event that samples PERF_SAMPLE_BRANCH_STACK selects branches with
+ * attr.branch_sample_type. intel_lbr_init() turns that into the LBR_CTL
+ * value it needs (hw.branch_reg.config); what LBR_CTL cannot express is
+ * filtered when a sample is taken (lbr_filter.c).
+ *
+ * One LBR per CPU. The events with a branch stack on a CPU share it, so
+ * they must agree on LBR_CTL: one that does not is refused a place
+ * (-EAGAIN) as if it found no free counter, and waits for the others to
+ * go (multiplexing). Recording follows the counters' global enable, so
+ * the PMI handler's own branches stay out and a sample's stack ends at
+ * the overflow; with IA32_DEBUGCTL.FREEZE_LBRS_ON_PMI the CPU itself stops
+ * recording as it raises the PMI, before the handler runs. Not in
+ * call-stack mode: there the NMI's calls and returns must be seen to
+ * keep the stack balanced. From perfmon version 4 the freeze is the
+ * LBR_FRZ bit of IA32_PERF_GLOBAL_STATUS, and the PMI handler's clearing
+ * of the status bits it did not ask for (arch.c) lets recording resume.
+ *
+ * Tasks. The LBR holds whatever ran last and entries carry no address
+ * space, so it is cleared at every context switch while it is in use
+ * (the core's ->sched_task callback, perf_sched_cb_inc()) and when its
+ * first user arrives: no task sees another's branches. In call-stack
+ * mode the LBR is the task's call chain, which must survive the task's
+ * leaving the CPU: a task's event keeps a copy of the entries when it is
+ * taken off and writes them back when it returns, on whichever CPU that
+ * is. Its context then never trades tasks with a sibling thread's
+ * (PERF_ATTACH_TASK_DATA), as the copy is the task's.
+ *
+ * Context: everything but init and free runs on the CPU concerned with
+ * interrupts off: add and del under the context lock, enable, disable and
+ * the sample also in the PMI (NMI). The per-CPU state is changed only by
+ * add and del; the PMI reads it.
+ */
+
+#define pr_fmt(fmt) "perf: x86: " fmt
+
+#include <linux/bitfield.h>
+#include <linux/export.h>
+#include <linux/lockdep.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+
+#include <asm/cpufeature.h>
+#include <asm/debugreg.h>
+#include <asm/msr.h>
+#include <asm/perf_event.h>
+#include <asm/processor.h>
+
+#include "../pmu.h"
+#include "intel.h"
+
+/* CPUID.1CH:EAX[7:0] names depths 8, 16, ... 64 */
+#define LBR_MAX_DEPTH		64
+
+/* IA32_LBR_CTL */
+#define LBR_CTL_OS		BIT_ULL(1)
+#define LBR_CTL_USR		BIT_ULL(2)
+#define LBR_CTL_CALL_STACK	BIT_ULL(3)
+#define LBR_CTL_COND		BIT_ULL(16)
+#define LBR_CTL_REL_JMP		BIT_ULL(17)
+#define LBR_CTL_IND_JMP		BIT_ULL(18)
+#define LBR_CTL_REL_CALL	BIT_ULL(19)
+#define LBR_CTL_IND_CALL	BIT_ULL(20)
+#define LBR_CTL_RET		BIT_ULL(21)
+#define LBR_CTL_OTHER		BIT_ULL(22)
+#define LBR_CTL_TYPES		GENMASK_ULL(22, 16)
+
+/* what CPUID.1CH says; depth 0 when there is no Arch LBR */
+static struct {
+	unsigned int	depth;
+	bool		cpl;		/* LBR_CTL.OS and .USR */
+	bool		filter;		/* LBR_CTL type bits */
+	bool		call_stack;	/* LBR_CTL.CALL_STACK */
+	bool		mispred;	/* LBR_INFO.MISPRED */
+	bool		timed;		/* LBR_INFO.CYC_CNT */
+	bool		br_type;	/* LBR_INFO.BR_TYPE */
+} lbr __ro_after_init;
+
+/* this CPU's LBR: how many events use it, with which LBR_CTL */
+struct lbr_cpu {
+	unsigned int	users;
+	u64		ctl;
+};
+
+static DEFINE_PER_CPU(struct lbr_cpu, lbr_cpu);
+
+/*
+ * Where a sample's stack is built, one per CPU: the PMI is the only
+ * writer and does not nest. @types holds each entry's LBR_INFO type for
+ * the filter; the stack ends the struct (flexible array).
+ */
+struct lbr_buf {
+	u8				types[LBR_MAX_DEPTH];
+	struct perf_branch_stack	stack;
+};
+
+static struct lbr_buf __percpu *lbr_bufs;
+
+/* a call-stack event's copy of the LBR while its task is off the CPU */
+struct lbr_saved {
+	unsigned int	nr;
+	struct {
+		u64	from, to, info;
+	} rec[];
+};
+
+static bool lbr_has_call_stack(void)
+{
+	return lbr.cpl && lbr.filter && lbr.call_stack;
+}
+
+/*
+ * The LBR_CTL bits one PERF_SAMPLE_BRANCH_* bit needs: 0 for bits that
+ * need none (levels the hardware cannot tell apart, transaction states,
+ * output options), -EOPNOTSUPP when the CPU lacks the filter.
+ */
+static s64 lbr_ctl_for(u64 bit)
+{
+	bool cpl = lbr.cpl, kinds = lbr.cpl && lbr.filter;
+
+	switch (bit) {
+	case PERF_SAMPLE_BRANCH_USER:
+		return cpl ? LBR_CTL_USR : -EOPNOTSUPP;
+	case PERF_SAMPLE_BRANCH_KERNEL:
+		return cpl ? LBR_CTL_OS : -EOPNOTSUPP;
+	case PERF_SAMPLE_BRANCH_ANY:
+		return kinds ? LBR_CTL_TYPES : -EOPNOTSUPP;
+	case PERF_SAMPLE_BRANCH_ANY_CALL:
+		return kinds ? LBR_CTL_REL_CALL | LBR_CTL_IND_CALL |
+			       LBR_CTL_OTHER : -EOPNOTSUPP;
+	case PERF_SAMPLE_BRANCH_ANY_RETURN:
+		return kinds ? LBR_CTL_RET | LBR_CTL_OTHER : -EOPNOTSUPP;
+	case PERF_SAMPLE_BRANCH_IND_CALL:
+		return kinds ? LBR_CTL_IND_CALL : -EOPNOTSUPP;
+	case PERF_SAMPLE_BRANCH_COND:
+		return kinds ? LBR_CTL_COND : -EOPNOTSUPP;
+	case PERF_SAMPLE_BRANCH_IND_JUMP:
+		return kinds ? LBR_CTL_IND_JMP : -EOPNOTSUPP;
+	case PERF_SAMPLE_BRANCH_CALL:
+		return kinds ? LBR_CTL_REL_CALL : -EOPNOTSUPP;
+	case PERF_SAMPLE_BRANCH_CALL_STACK:
+		return lbr_has_call_stack() ?
+		       LBR_CTL_REL_CALL | LBR_CTL_IND_CALL | LBR_CTL_RET |
+		       LBR_CTL_CALL_STACK : -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* the kinds call-stack mode cannot be combined with */
+#define LBR_NOT_WITH_CALL_STACK						\
+	(PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_ANY_CALL |		\
+	 PERF_SAMPLE_BRANCH_ANY_RETURN | PERF_SAMPLE_BRANCH_IND_CALL |	\
+	 PERF_SAMPLE_BRANCH_ABORT_TX | PERF_SAMPLE_BRANCH_IN_TX |	\
+	 PERF_SAMPLE_BRANCH_NO_TX | PERF_SAMPLE_BRANCH_COND)
+
+/**
+ * intel_lbr_init - accept a new event's branch stack
+ * @event: an event of the core PMU that samples PERF_SAMPLE_BRANCH_STACK
+ *
+ * Errors in upstream's order, which tools see: branch counters (event
+ * logging) are -EINVAL, as no CPU we drive logs events in the LBR; no
+ * Arch LBR is -EOPNOTSUPP; call-stack mode is -EOPNOTSUPP without its
+ * filters and -EINVAL with any other kind of branch but a direct call or
+ * indirect jump; a filter the CPU lacks is -EOPNOTSUPP.
+ *
+ * A counting event read through its group (PERF_SAMPLE_READ) never
+ * takes a sample of its own, so it gets no stack and uses no LBR.
+ *
+ * Context: perf_event_open(), may sleep.
+ * Return: 0 or a negative errno.
+ */
+int intel_lbr_init(struct perf_event *event)
+{
+	u64 bst = event->attr.branch_sample_type;
+	struct lbr_saved *saved;
+	unsigned long bits;
+	u64 ctl = 0;
+	s64 need;
+	int bit;
+
+	if (bst & PERF_SAMPLE_BRANCH_COUNTERS)
+		return -EINVAL;
+	if (!is_sampling_event(event) &&
+	    (event->attr.sample_type & PERF_SAMPLE_READ))
+		return 0;
+	if (!lbr.depth)
+		return -EOPNOTSUPP;
+	if (bst & PERF_SAMPLE_BRANCH_CALL_STACK) {
+		if (!lbr_has_call_stack())
+			return -EOPNOTSUPP;
+		if (bst & LBR_NOT_WITH_CALL_STACK)
+			return -EINVAL;
+	}
+
+	bits = bst;
+	for_each_set_bit(bit, &bits, PERF_SAMPLE_BRANCH_MAX_SHIFT) {
+		need = lbr_ctl_for(BIT_ULL(bit));
+		if (need < 0)
+			return need;
+		ctl |= need;
+	}
+
+	/* a task's call stack is kept while the task is away */
+	if ((bst & PERF_SAMPLE_BRANCH_CALL_STACK) && event->hw.target) {
+		saved = kzalloc(struct_size(saved, rec, lbr.depth),
+				GFP_KERNEL);
+		if (!saved)
+			return -ENOMEM;
+		event->pmu_private = saved;
+		event->attach_state |= PERF_ATTACH_TASK_DATA;
+	}
+	/* the LBR is cleared at every context switch (intel_lbr_sched_in) */
+	event->attach_state |= PERF_ATTACH_SCHED_CB;
+	event->hw.branch_reg.reg = MSR_ARCH_LBR_CTL;
+	event->hw.branch_reg.config = ctl;
+	event->hw.flags |= X86_EVENT_FLAG_LBR;
+	return 0;
+}
+
+/**
+ * intel_lbr_free - release what intel_lbr_init() allocated
+ * @event: the event, being destroyed
+ */
+void intel_lbr_free(struct perf_event *event)
+{
+	kfree(event->pmu_private);
+	event->pmu_private = NULL;
+}
+
+/* a write of the depth clears every entry (SDM) */
+static void lbr_clear(void)
+{
+	wrmsrl(MSR_ARCH_LBR_DEPTH, lbr.depth);
+}
+
+/* the task's call stack back into the LBR */
+static void lbr_restore(const struct lbr_saved *saved)
+{
+	unsigned int i;
+
+	lbr_clear();
+	for (i = 0; i < saved->nr; i++) {
+		wrmsrl(MSR_ARCH_LBR_FROM_0 + i, saved->rec[i].from);
+		wrmsrl(MSR_ARCH_LBR_TO_0 + i, saved->rec[i].to);
+		wrmsrl(MSR_ARCH_LBR_INFO_0 + i, saved->rec[i].info);
+	}
+}
+
+/* stop recording and keep the task's call stack */
+static void lbr_save(struct lbr_saved *saved)
+{
+	unsigned int i;
+	u64 from;
+
+	wrmsrl(MSR_ARCH_LBR_CTL, 0);
+	for (i = 0; i < lbr.depth; i++) {
+		rdmsrl(MSR_ARCH_LBR_FROM_0 + i, from);
+		if (!from)
+			break;
+		saved->rec[i].from = from;
+		rdmsrl(MSR_ARCH_LBR_TO_0 + i, saved->rec[i].to);
+		rdmsrl(MSR_ARCH_LBR_INFO_0 + i, saved->rec[i].info);
+	}
+	saved->nr = i;
+}
+
+/* FREEZE_LBRS_ON_PMI on or off, in this CPU's IA32_DEBUGCTL */
+static void lbr_freeze_on_pmi(bool on)
+{
+	u64 old = get_debugctlmsr(), new = old;
+
+	if (on)
+		new |= DEBUGCTLMSR_FREEZE_LBRS_ON_PMI;
+	else
+		new &= ~DEBUGCTLMSR_FREEZE_LBRS_ON_PMI;
+	if (new != old)
+		update_debugctlmsr(new);
+}
+
+/**
+ * intel_lbr_add - an event with a branch stack goes on this CPU
+ * @event: the event, being added to the counters
+ *
+ * The first user programs its LBR_CTL, and clears what the LBR holds from
+ * whoever used it last; the next must want the same LBR_CTL. A task's
+ * call-stack event puts the task's stack back.
+ *
+ * Context: the event's CPU, interrupts off, usually with the PMU
+ * disabled, so that the LBR is not recording.
+ * Return: 0, or -EAGAIN when the LBR is set up otherwise.
+ */
+int intel_lbr_add(struct perf_event *event)
+{
+	struct lbr_cpu *lc = this_cpu_ptr(&lbr_cpu);
+	u64 ctl = event->hw.branch_reg.config;
+
+	lockdep_assert_irqs_disabled();
+	if (lc->users && lc->ctl != ctl)
+		return -EAGAIN;
+	if (!lc->users++) {
+		lc->ctl = ctl;
+		lbr_freeze_on_pmi(!(ctl & LBR_CTL_CALL_STACK));
+		lbr_clear();
+		/* a freeze left by a PMI nobody served would stop recording */
+		wrmsrl(MSR_CORE_PERF_GLOBAL_OVF_CTRL,
+		       BIT_ULL(GLOBAL_STATUS_LBRS_FROZEN_BIT));
+	}
+	if (event->pmu_private)
+		lbr_restore(event->pmu_private);
+	perf_sched_cb_inc(event->pmu);
+	return 0;
+}
+
+/**
+ * intel_lbr_del - an event with a branch stack leaves this CPU
+ * @event: the event, taken off its counter
+ *
+ * A task's call-stack event keeps the task's stack.
+ *
+ * Context: as intel_lbr_add().
+ */
+void intel_lbr_del(struct perf_event *event)
+{
+	struct lbr_cpu *lc = this_cpu_ptr(&lbr_cpu);
+
+	lockdep_assert_irqs_disabled();
+	perf_sched_cb_dec(event->pmu);
+	if (event->pmu_private)
+		lbr_save(event->pmu_private);
+	if (--lc->users)
+		return;
+	wrmsrl(MSR_ARCH_LBR_CTL, 0);
+	lbr_freeze_on_pmi(false);
+}
+
+/**
+ * intel_lbr_sched_in - a task is about to run here: clear the LBR
+ *
+ * Entries carry no address space: the outgoing task's branches, or the
+ * kernel's on its behalf, must not appear in the incoming task's samples,
+ * whether those are its own events' or a CPU-wide event's. A call-stack
+ * event of the incoming task then puts its saved stack back as it is
+ * added.
+ *
+ * Context: the scheduler's hook, interrupts off, the PMU disabled.
+ */
+void intel_lbr_sched_in(void)
+{
+	lockdep_assert_irqs_disabled();
+	if (this_cpu_read(lbr_cpu.users))
+		lbr_clear();
+}
+
+/**
+ * intel_lbr_enable - record again, if an event wants it
+ *
+ * Part of the global enable of the counters.
+ *
+ * Context: this CPU, interrupts off or NMI.
+ */
+void intel_lbr_enable(void)
+{
+	struct lbr_cpu *lc = this_cpu_ptr(&lbr_cpu);
+
+	if (lc->users)
+		wrmsrl(MSR_ARCH_LBR_CTL, lc->ctl | ARCH_LBR_CTL_LBREN);
+}
+
+/**
+ * intel_lbr_disable - stop recording
+ *
+ * Part of the global disable of the counters.
+ *
+ * Context: as intel_lbr_enable().
+ */
+void intel_lbr_disable(void)
+{
+	if (this_cpu_read(lbr_cpu.users))
+		wrmsrl(MSR_ARCH_LBR_CTL, 0);
+}
+
+/* one LBR entry into a perf branch entry; returns its LBR_INFO type */
+static u8 lbr_read_entry(unsigned int i, u64 from,
+			 struct perf_branch_entry *e)
+{
+	u64 to, info;
+
+	rdmsrl(MSR_ARCH_LBR_TO_0 + i, to);
+	rdmsrl(MSR_ARCH_LBR_INFO_0 + i, info);
+	*e = (struct perf_branch_entry) {
+		.from		= from,
+		.to		= to,
+		.mispred	= lbr.mispred && (info & LBR_INFO_MISPRED),
+		.in_tx		= !!(info & LBR_INFO_IN_TX),
+		.abort		= !!(info & LBR_INFO_ABORT),
+		.spec		= PERF_BR_SPEC_NA,
+	};
+	e->predicted = !e->mispred;
+	if (lbr.timed && (info & LBR_INFO_CYC_CNT_VALID))
+		e->cycles = info & LBR_INFO_CYCLES;
+	/* without the type field every entry is decoded as "other" */
+	return lbr.br_type ? FIELD_GET(LBR_INFO_BR_TYPE, info) : U8_MAX;
+}
+
+/**
+ * intel_lbr_sample - put the branch stack in a sample
+ * @event: the event whose counter overflowed
+ * @data: its sample
+ *
+ * Reads the entries, youngest first, up to the first empty one, and keeps
+ * those the event selects. The hardware index is 0: Arch LBR always has
+ * the youngest branch in entry 0.
+ *
+ * Context: the PMI, with the counters and the LBR stopped.
+ */
+void intel_lbr_sample(struct perf_event *event, struct perf_sample_data *data)
+{
+	struct lbr_buf *buf = this_cpu_ptr(lbr_bufs);
+	struct perf_branch_stack *bs = &buf->stack;
+	unsigned int i;
+	u64 from;
+
+	if (!(event->hw.flags & X86_EVENT_FLAG_LBR))
+		return;
+	for (i = 0; i < lbr.depth; i++) {
+		rdmsrl(MSR_ARCH_LBR_FROM_0 + i, from);
+		if (!from)
+			break;
+		buf->types[i] = lbr_read_entry(i, from, &bs->entries[i]);
+	}
+	bs->nr = i;
+	bs->hw_idx = 0;
+	intel_lbr_filter(bs, buf->types,
+			 intel_lbr_wanted(event->attr.branch_sample_type));
+	perf_sample_save_brstack(data, event, bs, NULL);
+}
+
+/**
+ * x86_perf_get_lbr - the host's LBR, for KVM's guest LBR support
+ * @lbr_out: filled with the depth and MSR bases; all zero without LBR
+ *
+ * KVM offers a guest the legacy LBR of the host's format only; with Arch
+ * LBR it does not ask.
+ */
+void x86_perf_get_lbr(struct x86_pmu_lbr *lbr_out)
+{
+	memset(lbr_out, 0, sizeof(*lbr_out));
+	if (!lbr.depth)
+		return;
+	lbr_out->nr = lbr.depth;
+	lbr_out->from = MSR_ARCH_LBR_FROM_0;
+	lbr_out->to = MSR_ARCH_LBR_TO_0;
+	lbr_out->info = MSR_ARCH_LBR_INFO_0;
+	lbr_out->has_callstack = lbr_has_call_stack();
+}
+EXPORT_SYMBOL_GPL(x86_perf_get_lbr);
+
+/**
+ * intel_lbr_probe - find Arch LBR and size it
+ * @core: the PMU; core->branches gets the depth
+ *
+ * The deepest depth CPUID offers is programmed. Without Arch LBR, or if
+ * the depth cannot be written (a hypervisor that lists the feature and
+ * lacks the MSRs), branch stacks stay -EOPNOTSUPP.
+ *
+ * Context: boot CPU, at early_initcall.
+ */
+void __init intel_lbr_probe(struct x86_core *core)
+{
+	unsigned int eax, ebx, ecx, edx, depth;
+
+	if (!boot_cpu_has(X86_FEATURE_ARCH_LBR))
+		return;
+	cpuid(0x1c, &eax, &ebx, &ecx, &edx);
+	depth = fls(eax & 0xff) * 8;
+	if (!depth || wrmsrl_safe(MSR_ARCH_LBR_DEPTH, depth))
+		return;
+
+	lbr_bufs = __alloc_percpu(struct_size_t(struct lbr_buf, stack.entries,
+						depth),
+				  __alignof__(struct lbr_buf));
+	if (!lbr_bufs)
+		return;
+
+	lbr.cpl = ebx & BIT(0);
+	lbr.filter = ebx & BIT(1);
+	lbr.call_stack = ebx & BIT(2);
+	lbr.mispred = ecx & BIT(0);
+	lbr.timed = ecx & BIT(1);
+	lbr.br_type = ecx & BIT(2);
+	lbr.depth = depth;
+	core->branches = depth;
+	pr_info("Architectural LBR, %u entries\n", depth);
+}

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * x86 perf_events, Intel: which recorded branches a sample keeps.
+ *
+ * attr.branch_sample_type names privilege levels and kinds of branch.
+ * IA32_LBR_CTL filters by both as far as its bits go (lbr.c), but not
+ * far enough: its privilege filter looks at one end of a branch only, and
+ * its "other branch" type lumps together far transfers, SYSCALL and
+ * SYSRET, INT n and IRET, interrupts and exceptions. So when a sample is
+ * taken, every entry is classified again and kept only if the event asked
+ * for its kind, and for the privilege level of its target, and, when its
+ * source is kernel code, for the kernel level too.
+ *
+ * The kind of an entry comes from its LBR_INFO branch type; for "other
+ * branch" it comes from the instruction at the source address. An entry
+ * whose source is user code and whose target is the kernel is a system
+ * call or INT n by its instruction, and an interrupt or exception
+ * otherwise. What no rule names (an instruction we cannot read, or one
+ * that is no branch, as the source of an exception inside the kernel) is
+ * dropped, whatever the event asked for: the same entries upstream's
+ * driver keeps, so that a tool sees the same stacks on both.
+ *
+ * Everything here runs in the PMI, in NMI context: no locks, no sleeping,
+ * user memory read only with copy_from_user_nmi().
+ */
+
+#include <linux/bits.h>
+#include <linux/kallsyms.h>
+#include <linux/mm.h>
+#include <linux/perf_event.h>
+#include <linux/uaccess.h>
+
+#include <asm/insn.h>
+#include <asm/ptrace.h>
+
+#include "intel.h"
+
+/* kernel addresses: the upper half (64-bit), above PAGE_OFFSET (32-bit) */
+static bool lbr_kernel_addr(u64 addr)
+{
+	if (IS_ENABLED(CONFIG_X86_64))
+		return (s64)addr < 0;
+	return addr >= PAGE_OFFSET;
+}
+
+static u32 lbr_level(u64 addr)
+{
+	return lbr_kernel_addr(addr) ? INTEL_BR_KERNEL : INTEL_BR_USER;
+}
+
+/**
+ * intel_lbr_wanted - the branches a sample of an event keeps
+ * @bst: the event's attr.branch_sample_type
+ *
+ * Return: a set of INTEL_BR_* bits: the levels and kinds asked for, and
+ * INTEL_BR_IN_TX and/or INTEL_BR_NO_TX when the event selects by
+ * transaction state.
+ */
+u32 intel_lbr_wanted(u64 bst)
+{
+	static const struct {
+		u64 bit;
+		u32 kinds;
+	} map[] = {
+		{ PERF_SAMPLE_BRANCH_USER,	INTEL_BR_USER },
+		{ PERF_SAMPLE_BRANCH_KERNEL,	INTEL_BR_KERNEL },
+		{ PERF_SAMPLE_BRANCH_ANY,	INTEL_BR_ANY },
+		{ PERF_SAMPLE_BRANCH_ANY_CALL,	INTEL_BR_CALL |
+						INTEL_BR_ZERO_CALL |
+						INTEL_BR_IND_CALL |
+						INTEL_BR_SYSCALL |
+						INTEL_BR_INT | INTEL_BR_IRQ },
+		{ PERF_SAMPLE_BRANCH_ANY_RETURN, INTEL_BR_RET |
+						INTEL_BR_IRET |
+						INTEL_BR_SYSRET },
+		{ PERF_SAMPLE_BRANCH_IND_CALL,	INTEL_BR_IND_CALL },
+		{ PERF_SAMPLE_BRANCH_COND,	INTEL_BR_COND },
+		{ PERF_SAMPLE_BRANCH_CALL_STACK, INTEL_BR_CALL |
+						INTEL_BR_IND_CALL |
+						INTEL_BR_RET },
+		{ PERF_SAMPLE_BRANCH_IND_JUMP,	INTEL_BR_IND_JMP },
+		{ PERF_SAMPLE_BRANCH_CALL,	INTEL_BR_CALL |
+						INTEL_BR_ZERO_CALL },
+		{ PERF_SAMPLE_BRANCH_ABORT_TX,	INTEL_BR_ABORT },
+		{ PERF_SAMPLE_BRANCH_IN_TX,	INTEL_BR_IN_TX },
+		{ PERF_SAMPLE_BRANCH_NO_TX,	INTEL_BR_NO_TX },
+	};
+	u32 wanted = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++) {
+		if (bst & map[i].bit)
+			wanted |= map[i].kinds;
+	}
+	return wanted;
+}
+
+/* the kind of a near branch from its LBR_INFO type; 0 for "other" */
+static u32 lbr_hw_kind(unsigned int type)
+{
+	static const u32 kinds[] = {
+		[INTEL_LBR_TYPE_COND]		= INTEL_BR_COND,
+		[INTEL_LBR_TYPE_IND_JMP]	= INTEL_BR_IND_JMP,
+		[INTEL_LBR_TYPE_REL_JMP]	= INTEL_BR_JMP,
+		[INTEL_LBR_TYPE_IND_CALL]	= INTEL_BR_IND_CALL,
+		[INTEL_LBR_TYPE_REL_CALL]	= INTEL_BR_CALL,
+		[INTEL_LBR_TYPE_RET]		= INTEL_BR_RET,
+	};
+
+	return type < ARRAY_SIZE(kinds) ? kinds[type] : 0;
+}
+
+/* ModRM.reg of FF: 2 and 3 call (near, far), 4 and 5 jump */
+static u32 lbr_ff_kind(struct insn *insn)
+{
+	unsigned int reg;
+
+	if (insn_get_modrm(insn))
+		return INTEL_BR_ABORT;
+	reg = X86_MODRM_REG(insn->modrm.bytes[0]);
+	if (reg == 2 || reg == 3)
+		return INTEL_BR_IND_CALL;
+	if (reg == 4 || reg == 5)
+		return INTEL_BR_IND_JMP;
+	return 0;
+}
+
+/* two-byte opcodes 0F xx */
+static u32 lbr_0f_kind(u8 op)
+{
+	if (op >= 0x80 && op <= 0x8f)		/* Jcc rel32 */
+		return INTEL_BR_COND;
+	if (op == 0x05 || op == 0x34)		/* SYSCALL, SYSENTER */
+		return INTEL_BR_SYSCALL;
+	if (op == 0x07 || op == 0x35)		/* SYSRET, SYSEXIT */
+		return INTEL_BR_SYSRET;
+	return 0;
+}
+
+/* the kind of branch @insn is, by its opcode; 0 when it is none */
+static u32 lbr_opcode_kind(struct insn *insn)
+{
+	u8 op;
+
+	if (insn_get_opcode(insn))
+		return INTEL_BR_ABORT;
+	op = insn->opcode.bytes[0];
+	if (op == 0x0f)
+		return lbr_0f_kind(insn->opcode.bytes[1]);
+	if ((op >= 0x70 && op <= 0x7f) ||	/* Jcc rel8 */
+	    (op >= 0xe0 && op <= 0xe3))		/* LOOPcc, JCXZ */
+		return INTEL_BR_COND;
+	if (op >= 0xcc && op <= 0xce)		/* INT3, INT n, INTO */
+		return INTEL_BR_INT;
+
+	switch (op) {
+	case 0xc2: case 0xc3:			/* RET near */
+	case 0xca: case 0xcb:			/* RET far */
+		return INTEL_BR_RET;
+	case 0xcf:
+		return INTEL_BR_IRET;
+	case 0x9a:				/* CALL far ptr16:32 */
+		return INTEL_BR_CALL;
+	case 0xe8:				/* CALL rel; rel 0: next insn */
+		if (insn_get_immediate(insn))
+			return INTEL_BR_ZERO_CALL;
+		return insn->immediate.value ? INTEL_BR_CALL :
+					       INTEL_BR_ZERO_CALL;
+	case 0xe9: case 0xea: case 0xeb:	/* JMP rel32, far, rel8 */
+		return INTEL_BR_JMP;
+	case 0xff:
+		return lbr_ff_kind(insn);
+	}
+	return 0;
+}
+
+/**
+ * intel_lbr_insn_kind - the kind of branch an instruction is
+ * @buf: its bytes
+ * @len: how many of them could be read
+ * @is64: decode for 64-bit mode
+ *
+ * Return: an INTEL_BR_* kind, INTEL_BR_ABORT when the bytes do not decode
+ * (as upstream reports them), 0 for an instruction that is no branch.
+ */
+u32 intel_lbr_insn_kind(const u8 *buf, unsigned int len, bool is64)
+{
+	struct insn insn;
+
+	insn_init(&insn, buf, len, is64);
+	return lbr_opcode_kind(&insn);
+}
+
+/*
+ * The kind of branch at @from, read from the instruction there: user text
+ * of the current task, or kernel text. 0 when it is no branch; -1 when it
+ * cannot be read.
+ */
+static s64 lbr_decode(u64 from)
+{
+	u8 buf[MAX_INSN_SIZE];
+	unsigned int len = sizeof(buf);
+	bool is64 = IS_ENABLED(CONFIG_X86_64);
+
+	if (!lbr_kernel_addr(from)) {
+		/* a kernel thread has no user text to read */
+		if (!current->mm)
+			return -1;
+		len -= copy_from_user_nmi(buf, (void __user *)(unsigned long)from,
+					  sizeof(buf));
+		if (!len)
+			return -1;
+		if (is64)
+			is64 = any_64bit_mode(current_pt_regs());
+	} else {
+		if (!kernel_text_address(from) || in_gate_area_no_mm(from))
+			return -1;
+		if (copy_from_kernel_nofault(buf, (void *)(unsigned long)from,
+					     len))
+			return -1;
+	}
+	return intel_lbr_insn_kind(buf, len, is64);
+}
+
+/**
+ * intel_lbr_kind - classify one recorded branch
+ * @from: its source address
+ * @to: its target address
+ * @type: its LBR_INFO branch type (INTEL_LBR_TYPE_*)
+ *
+ * Context: NMI (the PMI), or any context for a kernel @from.
+ * Return: one kind bit and the level of the target (INTEL_BR_USER or
+ * INTEL_BR_KERNEL), or 0 when the entry is no branch we can name.
+ */
+u32 intel_lbr_kind(u64 from, u64 to, unsigned int type)
+{
+	s64 decoded;
+	u32 kind;
+
+	if (!from || !to)
+		return 0;
+	kind = lbr_hw_kind(type);
+	if (!kind) {
+		decoded = lbr_decode(from);
+		if (decoded < 0)
+			return 0;
+		kind = decoded;
+		/* into the kernel, not by a system call: an event took it */
+		if (!lbr_kernel_addr(from) && lbr_kernel_addr(to) &&
+		    kind != INTEL_BR_SYSCALL && kind != INTEL_BR_INT)
+			kind = INTEL_BR_IRQ;
+	}
+	return kind ? kind | lbr_level(to) : 0;
+}
+
+/*
+ * The PERF_BR_* type a kept entry reports. With a selection by
+ * transaction state, the entry's state bit (IN_TX or NO_TX) is part of
+ * its kind, and ranks above the indirect jump and the call stack kinds
+ * and below all others: so an indirect jump outside a transaction then
+ * reports PERF_BR_NO_TX, as upstream's driver does.
+ */
+static unsigned int lbr_perf_type(u32 kind)
+{
+	static const struct {
+		u32 kind;
+		u8 type;
+	} order[] = {
+		{ INTEL_BR_CALL,	PERF_BR_CALL },
+		{ INTEL_BR_RET,		PERF_BR_RET },
+		{ INTEL_BR_SYSCALL,	PERF_BR_SYSCALL },
+		{ INTEL_BR_SYSRET,	PERF_BR_SYSRET },
+		{ INTEL_BR_INT,		PERF_BR_UNKNOWN },
+		{ INTEL_BR_IRET,	PERF_BR_ERET },
+		{ INTEL_BR_COND,	PERF_BR_COND },
+		{ INTEL_BR_JMP,		PERF_BR_UNCOND },
+		{ INTEL_BR_IRQ,		PERF_BR_IRQ },
+		{ INTEL_BR_IND_CALL,	PERF_BR_IND_CALL },
+		{ INTEL_BR_ABORT,	PERF_BR_UNKNOWN },
+		{ INTEL_BR_IN_TX,	PERF_BR_UNKNOWN },
+		{ INTEL_BR_NO_TX,	PERF_BR_NO_TX },
+		{ INTEL_BR_ZERO_CALL,	PERF_BR_CALL },
+		{ INTEL_BR_IND_JMP,	PERF_BR_IND },
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		if (kind & order[i].kind)
+			return order[i].type;
+	}
+	return PERF_BR_UNKNOWN;
+}
+
+/**
+ * intel_lbr_filter - drop the entries a sample does not want
+ * @bs: the stack as read, youngest first; compacted in place
+ * @types: each entry's LBR_INFO branch type, parallel to @bs->entries
+ * @wanted: intel_lbr_wanted() of the event
+ *
+ * Every kept entry gets its PERF_BR_* type.
+ *
+ * Context: NMI (the PMI).
+ */
+void intel_lbr_filter(struct perf_branch_stack *bs, const u8 *types,
+		      u32 wanted)
+{
+	u32 tx = wanted & (INTEL_BR_IN_TX | INTEL_BR_NO_TX);
+	u64 i, kept = 0;
+
+	for (i = 0; i < bs->nr; i++) {
+		struct perf_branch_entry *e = &bs->entries[i];
+		u32 kind = intel_lbr_kind(e->from, e->to, types[i]);
+
+		if (!kind)
+			continue;
+		if (tx)
+			kind |= e->in_tx ? INTEL_BR_IN_TX : INTEL_BR_NO_TX;
+		if (kind & ~wanted)
+			continue;
+		if (lbr_kernel_addr(e->from) && !(wanted & INTEL_BR_KERNEL))
+			continue;
+		e->type = lbr_perf_type(kind);
+		bs->entries[kept++] = *e;
+	}
+	bs->nr = kept;
+}
