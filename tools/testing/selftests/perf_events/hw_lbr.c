@@ -1,0 +1,683 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Branch stacks (PERF_SAMPLE_BRANCH_STACK) from the CPU's LBR, over user
+ * loops whose taken branches are known to the byte.
+ *
+ * lbr_work() takes seven branches per iteration, one of each kind a
+ * filter can pick: a direct call, a direct jump, a return, an indirect
+ * call, an indirect jump, a return and a conditional branch. A sample
+ * taken inside it must carry exactly the last N of them (N the depth in
+ * caps/branches), youngest first, each with its source, target and type,
+ * and only those of the kinds the event selects. The rig's emulated x86
+ * PMU (rig/qemu) records branches exactly as the SDM's Arch LBR does.
+ *
+ * Runs where the CPU has an LBR the kernel should drive: x86 with
+ * "arch_lbr" in /proc/cpuinfo, which the CPU reports whatever perf does.
+ * Everywhere else every test SKIPs (rig/xfail.list).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "../kselftest_harness.h"
+#include "perf_test.h"
+
+#define MAX_DEPTH	64
+#define RING_PAGES	128
+
+#if defined(__x86_64__)
+/*
+ * lbr_work(n): n iterations of seven taken branches (the last JNZ falls
+ * through). lbs_work(n) is the same loop with a getppid() system call in
+ * its first callee, whose SYSCALL and SYSRET a user-only stack must not
+ * show. The labels name each branch and its target.
+ */
+asm(".macro lbr_loop p, sys=0\n"
+	"\\p\\()work:\n"
+	"	lea \\p\\()f2(%rip), %rdx\n"
+	"\\p\\()top:\n"
+	"\\p\\()c1:	call \\p\\()f1\n"
+	"\\p\\()a1:	call *%rdx\n"
+	"\\p\\()a2:	dec %rdi\n"
+	"\\p\\()jn:	jnz \\p\\()top\n"
+	"	ret\n"
+	"\\p\\()f1:\n"
+	"	.if \\sys\n"
+	"	mov $110, %eax\n"
+	"	syscall\n"
+	"	.endif\n"
+	"\\p\\()j1:	jmp \\p\\()f1b\n"
+	"	int3\n"
+	"\\p\\()f1b:\n"
+	"\\p\\()r1:	ret\n"
+	"\\p\\()f2:	lea \\p\\()f2b(%rip), %rax\n"
+	"\\p\\()j2:	jmp *%rax\n"
+	"	int3\n"
+	"\\p\\()f2b:\n"
+	"\\p\\()r2:	ret\n"
+	"\\p\\()end:\n"
+	".endm\n"
+	".text\n"
+	"lbr_loop lbr_\n"
+	"lbr_loop lbs_, 1\n");
+
+/* the address of a label of the asm above */
+#define LABEL(sym) ({							\
+	unsigned long __a;						\
+	asm("lea " #sym "(%%rip), %0" : "=r" (__a));			\
+	__a;								\
+})
+
+typedef void (*loop_fn)(unsigned long n);
+
+static void lbr_work(unsigned long n)
+{
+	((loop_fn)LABEL(lbr_work))(n);
+}
+
+static void lbs_work(unsigned long n)
+{
+	((loop_fn)LABEL(lbs_work))(n);
+}
+
+#define HAVE_LOOP 1
+#else
+#define HAVE_LOOP 0
+#define LABEL(sym) (sizeof(#sym) * 0UL)
+static void lbr_work(unsigned long n)
+{
+}
+
+static void lbs_work(unsigned long n)
+{
+}
+#endif
+
+/* one branch of the loop, and the filters that keep it */
+struct lbr_br {
+	__u64 from, to;
+	unsigned int type;	/* PERF_BR_* */
+	__u64 kinds;		/* PERF_SAMPLE_BRANCH_* bits that select it */
+};
+
+#define K_CALL	(PERF_SAMPLE_BRANCH_ANY_CALL | PERF_SAMPLE_BRANCH_CALL)
+#define K_ICALL	(PERF_SAMPLE_BRANCH_ANY_CALL | PERF_SAMPLE_BRANCH_IND_CALL)
+#define K_RET	PERF_SAMPLE_BRANCH_ANY_RETURN
+#define K_JMP	0
+#define K_IJMP	PERF_SAMPLE_BRANCH_IND_JUMP
+#define K_COND	PERF_SAMPLE_BRANCH_COND
+
+#define B(i, p, f, t, ty, k)						\
+	(br[i] = (struct lbr_br){ LABEL(p##f), LABEL(p##t), ty,		\
+				  (k) | PERF_SAMPLE_BRANCH_ANY })
+/* the seven branches of one iteration, oldest first */
+static int lbr_cycle(bool sys, struct lbr_br *br)
+{
+	if (!HAVE_LOOP)
+		return 0;
+	if (sys) {
+		B(0, lbs_, c1, f1, PERF_BR_CALL, K_CALL);
+		B(1, lbs_, j1, f1b, PERF_BR_UNCOND, K_JMP);
+		B(2, lbs_, r1, a1, PERF_BR_RET, K_RET);
+		B(3, lbs_, a1, f2, PERF_BR_IND_CALL, K_ICALL);
+		B(4, lbs_, j2, f2b, PERF_BR_IND, K_IJMP);
+		B(5, lbs_, r2, a2, PERF_BR_RET, K_RET);
+		B(6, lbs_, jn, top, PERF_BR_COND, K_COND);
+	} else {
+		B(0, lbr_, c1, f1, PERF_BR_CALL, K_CALL);
+		B(1, lbr_, j1, f1b, PERF_BR_UNCOND, K_JMP);
+		B(2, lbr_, r1, a1, PERF_BR_RET, K_RET);
+		B(3, lbr_, a1, f2, PERF_BR_IND_CALL, K_ICALL);
+		B(4, lbr_, j2, f2b, PERF_BR_IND, K_IJMP);
+		B(5, lbr_, r2, a2, PERF_BR_RET, K_RET);
+		B(6, lbr_, jn, top, PERF_BR_COND, K_COND);
+	}
+	return 7;
+}
+
+static bool in_loop(__u64 ip, bool sys)
+{
+	__u64 lo = sys ? LABEL(lbs_work) : LABEL(lbr_work);
+	__u64 hi = sys ? LABEL(lbs_end) : LABEL(lbr_end);
+
+	return HAVE_LOOP && ip >= lo && ip < hi;
+}
+
+/* Does the CPU have an LBR that perf should drive? */
+static bool cpu_has_lbr(void)
+{
+	char line[4096];
+	bool has = false;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "flags", 5))
+			continue;
+		has = !!strstr(line, " arch_lbr");
+		break;
+	}
+	if (f)
+		fclose(f);
+	return HAVE_LOOP && has;
+}
+
+/* caps/branches of the core PMU: the stack's depth; -1 when absent */
+static int lbr_depth(void)
+{
+	char path[256];
+	long v;
+
+	snprintf(path, sizeof(path), "%s/caps/branches", hw_pmu_dir());
+	if (read_long(path, &v))
+		return -1;
+	return v;
+}
+
+struct lbr_sample {
+	__u64 ip;
+	__u64 nr;
+	__u64 hw_idx;
+	struct perf_branch_entry e[MAX_DEPTH];
+};
+
+/*
+ * A sampling event of instructions in user mode with a branch stack of
+ * @bst (plus HW_INDEX), on @pid (0: this thread) or on @cpu.
+ */
+static int lbr_open(__u64 bst, __u64 period, pid_t pid, int cpu)
+{
+	struct perf_event_attr attr;
+
+	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.sample_period = period;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
+	attr.branch_sample_type = bst | PERF_SAMPLE_BRANCH_HW_INDEX;
+	attr.read_format = READ_FORMAT_TIMES;
+	return sys_perf_event_open(&attr, pid, cpu, -1, 0);
+}
+
+/*
+ * Parse the samples in @base's ring (never consumed: the ring is sized for
+ * what a test takes) into @out; returns how many, -1 if one is malformed.
+ */
+static int lbr_samples(void *base, struct lbr_sample *out, int max)
+{
+	struct perf_event_mmap_page *pg = base;
+	long psz = sysconf(_SC_PAGESIZE);
+	char *data = (char *)base + psz;
+	__u64 size = (__u64)RING_PAGES * psz;
+	__u64 head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	__u64 off = 0;
+	int n = 0;
+
+	if (head > size)
+		head = size;
+	while (off + sizeof(struct perf_event_header) <= head && n < max) {
+		struct perf_event_header *h = (void *)(data + off);
+		__u64 *p = (__u64 *)(h + 1);
+
+		if (h->size < sizeof(*h) || off + h->size > head)
+			return -1;
+		if (h->type == PERF_RECORD_SAMPLE) {
+			out[n].ip = p[0];
+			out[n].nr = p[1];
+			out[n].hw_idx = p[2];
+			if (out[n].nr > MAX_DEPTH ||
+			    h->size != sizeof(*h) + 24 +
+				       out[n].nr * sizeof(out[n].e[0]))
+				return -1;
+			memcpy(out[n].e, p + 3, out[n].nr * sizeof(out[n].e[0]));
+			n++;
+		}
+		off += h->size;
+	}
+	return n;
+}
+
+/*
+ * Does @s hold the branches of @cycle that @bst selects, youngest first,
+ * each with its type, and at least @min_nr of them?  Fewer than the depth
+ * when the LBR also recorded branches the filter then dropped: the
+ * SYSRET or IRET back to user mode after a system call or an interrupt
+ * is a user-mode branch to the LBR (its filter looks at the target) but
+ * comes from the kernel. For every taken branch, the sample's IP also
+ * lies between the youngest branch's target and the next branch: the
+ * stack ends where the counter overflowed. Explains the first mismatch
+ * on stderr.
+ */
+static bool lbr_stack_ok(const struct lbr_sample *s, const struct lbr_br *cycle,
+			 int len, __u64 bst, int min_nr, int depth)
+{
+	struct lbr_br sel[8];
+	int n = 0, i, at = -1;
+
+	for (i = 0; i < len; i++)
+		if (cycle[i].kinds & bst)
+			sel[n++] = cycle[i];
+	if (s->nr < (__u64)min_nr || s->nr > (__u64)depth) {
+		fprintf(stderr, "# ip %#llx: %llu entries, want %d to %d\n",
+			(unsigned long long)s->ip, (unsigned long long)s->nr,
+			min_nr, depth);
+		return false;
+	}
+	for (i = 0; i < n; i++)
+		if (s->e[0].from == sel[i].from && s->e[0].to == sel[i].to)
+			at = i;
+	if (at < 0) {
+		fprintf(stderr, "# youngest %#llx->%#llx is no selected branch\n",
+			(unsigned long long)s->e[0].from,
+			(unsigned long long)s->e[0].to);
+		return false;
+	}
+	if (n == len && (s->ip < s->e[0].to || s->ip > sel[(at + 1) % n].from)) {
+		fprintf(stderr, "# ip %#llx not between %#llx and %#llx\n",
+			(unsigned long long)s->ip,
+			(unsigned long long)s->e[0].to,
+			(unsigned long long)sel[(at + 1) % n].from);
+		return false;
+	}
+	for (i = 0; i < (int)s->nr; i++) {
+		const struct lbr_br *want = &sel[((at - i) % n + n) % n];
+		const struct perf_branch_entry *e = &s->e[i];
+
+		if (e->from != want->from || e->to != want->to ||
+		    e->type != want->type || e->mispred || !e->predicted) {
+			fprintf(stderr,
+				"# entry %d: %#llx->%#llx type %u mispred %u predicted %u, want %#llx->%#llx type %u\n",
+				i, (unsigned long long)e->from,
+				(unsigned long long)e->to, (unsigned int)e->type,
+				(unsigned int)e->mispred,
+				(unsigned int)e->predicted,
+				(unsigned long long)want->from,
+				(unsigned long long)want->to, want->type);
+			return false;
+		}
+	}
+	return true;
+}
+
+FIXTURE(lbr) {
+	int depth;
+	struct lbr_br cycle[8];
+	int len;
+	struct lbr_sample *s;
+};
+
+FIXTURE_SETUP(lbr)
+{
+	if (!cpu_has_lbr())
+		SKIP(return, "no Arch LBR on this CPU (x86 only)");
+	self->depth = lbr_depth();
+	ASSERT_GT(self->depth, 0)
+		TH_LOG("the CPU has arch_lbr, the PMU no caps/branches");
+	ASSERT_LE(self->depth, MAX_DEPTH);
+	ASSERT_EQ(self->depth % 8, 0);
+	self->s = calloc(4096, sizeof(*self->s));
+	ASSERT_NE(NULL, self->s);
+}
+
+FIXTURE_TEARDOWN(lbr)
+{
+	free(self->s);
+}
+
+/*
+ * Run @loop for @iters iterations under an event with branch filter @bst
+ * and check every sample taken inside it; returns how many there were.
+ */
+static int lbr_run(struct __test_metadata *_metadata, struct lbr_sample *smp,
+		   int depth, __u64 bst, bool sys, unsigned long iters)
+{
+	struct lbr_br cycle[8];
+	int len = lbr_cycle(sys, cycle);
+	int fd, n, i, inside = 0, full = 0;
+	void *ring;
+
+	fd = lbr_open(bst, 5003, 0, -1);
+	if (fd < 0)
+		TH_LOG("open: %s", strerror(errno));
+	if (fd < 0)
+		return -1;
+	ring = perf_map_ring(fd, RING_PAGES);
+	if (ring == MAP_FAILED) {
+		close(fd);
+		return -1;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	if (sys)
+		lbs_work(iters);
+	else
+		lbr_work(iters);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+
+	n = lbr_samples(ring, smp, 4096);
+	for (i = 0; i < n; i++) {
+		if (!in_loop(smp[i].ip, sys))
+			continue;
+		inside++;
+		/* a system call per iteration: one entry in eight dropped */
+		if (!lbr_stack_ok(&smp[i], cycle, len, bst,
+				  sys ? depth * 7 / 8 : depth - 2, depth)) {
+			inside = -1;
+			break;
+		}
+		full += smp[i].nr == (__u64)depth;
+		if (smp[i].hw_idx != 0) {
+			TH_LOG("hw_idx %llu", (unsigned long long)smp[i].hw_idx);
+			inside = -1;
+			break;
+		}
+	}
+	perf_unmap_ring(ring, RING_PAGES);
+	close(fd);
+	/* an interrupt's IRET within the last few branches is rare */
+	if (!sys && inside > 0 && full * 10 < inside * 9) {
+		TH_LOG("only %d of %d stacks full", full, inside);
+		return -1;
+	}
+	return n < 0 ? -1 : inside;
+}
+
+#define RUN(bst, sys, iters) \
+	lbr_run(_metadata, self->s, self->depth, bst, sys, iters)
+
+/* Every taken branch, user mode: the whole cycle, types and all. */
+TEST_F(lbr, any)
+{
+	ASSERT_GT(RUN(PERF_SAMPLE_BRANCH_ANY, false, 200000), 10);
+}
+
+/* Each kind on its own: only that kind's branches fill the stack. */
+TEST_F(lbr, cond)
+{
+	ASSERT_GT(RUN(PERF_SAMPLE_BRANCH_COND, false, 200000), 10);
+}
+
+TEST_F(lbr, call)
+{
+	ASSERT_GT(RUN(PERF_SAMPLE_BRANCH_CALL, false, 200000), 10);
+}
+
+TEST_F(lbr, ind_call)
+{
+	ASSERT_GT(RUN(PERF_SAMPLE_BRANCH_IND_CALL, false, 200000), 10);
+}
+
+TEST_F(lbr, any_call)
+{
+	ASSERT_GT(RUN(PERF_SAMPLE_BRANCH_ANY_CALL, false, 200000), 10);
+}
+
+TEST_F(lbr, any_return)
+{
+	ASSERT_GT(RUN(PERF_SAMPLE_BRANCH_ANY_RETURN, false, 200000), 10);
+}
+
+TEST_F(lbr, ind_jump)
+{
+	ASSERT_GT(RUN(PERF_SAMPLE_BRANCH_IND_JUMP, false, 200000), 10);
+}
+
+/*
+ * A system call in the loop: its SYSCALL (into the kernel) and SYSRET
+ * (from it) are not user-mode branches, and the user-only stack is the
+ * near branches alone.
+ */
+TEST_F(lbr, user_only_around_syscalls)
+{
+	ASSERT_GT(RUN(PERF_SAMPLE_BRANCH_ANY, true, 5000), 3);
+}
+
+/*
+ * Two events of one task that want the LBR set up differently cannot
+ * both have it: they take turns (multiplexing), and each keeps its own
+ * selection.
+ */
+TEST_F(lbr, different_filters_take_turns)
+{
+	struct perf_value v[2];
+	void *ring[2];
+	int fd[2], i, j, n, inside, full;
+	__u64 bst[2] = { PERF_SAMPLE_BRANCH_COND, PERF_SAMPLE_BRANCH_ANY_RETURN };
+
+	self->len = lbr_cycle(false, self->cycle);
+	for (i = 0; i < 2; i++) {
+		fd[i] = lbr_open(bst[i], 5003, 0, -1);
+		ASSERT_GE(fd[i], 0) TH_LOG("open: %s", strerror(errno));
+		ring[i] = perf_map_ring(fd[i], RING_PAGES);
+		ASSERT_NE(MAP_FAILED, ring[i]);
+	}
+	for (i = 0; i < 2; i++)
+		ioctl(fd[i], PERF_EVENT_IOC_ENABLE, 0);
+	/* long enough for several rotations (every tick, 4 ms at most) */
+	for (j = 0; j < 40; j++)
+		lbr_work(20000);
+	for (i = 0; i < 2; i++)
+		ioctl(fd[i], PERF_EVENT_IOC_DISABLE, 0);
+
+	for (i = 0; i < 2; i++) {
+		ASSERT_TRUE(perf_read_value(fd[i], &v[i]));
+		EXPECT_LT(v[i].running, v[i].enabled)
+			TH_LOG("event %d ran all the time beside the other", i);
+		EXPECT_GT(v[i].running, 0);
+		n = lbr_samples(ring[i], self->s, 4096);
+		ASSERT_GE(n, 0);
+		inside = 0;
+		full = 0;
+		for (j = 0; j < n; j++) {
+			if (!in_loop(self->s[j].ip, false) || !self->s[j].nr)
+				continue;
+			inside++;
+			/*
+			 * The LBR starts empty when an event's turn comes:
+			 * a stack may be short, never wrong.
+			 */
+			ASSERT_TRUE(lbr_stack_ok(&self->s[j], self->cycle,
+						 self->len, bst[i], 1,
+						 self->depth));
+			full += self->s[j].nr == (__u64)self->depth;
+		}
+		EXPECT_GT(inside, 0);
+		EXPECT_GT(full, 0);
+		perf_unmap_ring(ring[i], RING_PAGES);
+		close(fd[i]);
+	}
+}
+
+/* pin the caller to @cpu */
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * A task's stack never shows another task's branches. A CPU-wide event
+ * with the same filter keeps the LBR recording while another process
+ * runs lbs_work() on the same CPU; this task's own event must find the
+ * LBR cleared each time this task comes back, so none of its samples
+ * holds a branch of lbs_work(). Short periods put samples right after
+ * each switch.
+ */
+TEST_F(lbr, no_branches_of_other_tasks)
+{
+	int cpufd, fd, n, i, k, foreign = 0, samples = 0;
+	pid_t child;
+	void *ring;
+
+	ASSERT_EQ(0, pin(0));
+	cpufd = lbr_open(PERF_SAMPLE_BRANCH_ANY, 100003, -1, 0);
+	if (cpufd < 0 && (errno == EACCES || errno == EPERM))
+		SKIP(return, "a CPU-wide event needs privilege");
+	ASSERT_GE(cpufd, 0) TH_LOG("open: %s", strerror(errno));
+	ioctl(cpufd, PERF_EVENT_IOC_ENABLE, 0);
+
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		pin(0);
+		for (;;) {
+			lbs_work(200);
+			sched_yield();
+		}
+	}
+
+	fd = lbr_open(PERF_SAMPLE_BRANCH_ANY, 211, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	ring = perf_map_ring(fd, RING_PAGES);
+	ASSERT_NE(MAP_FAILED, ring);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < 200; i++) {
+		lbr_work(20);
+		sched_yield();
+	}
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	ioctl(cpufd, PERF_EVENT_IOC_DISABLE, 0);
+
+	n = lbr_samples(ring, self->s, 4096);
+	ASSERT_GE(n, 0);
+	for (i = 0; i < n; i++) {
+		samples++;
+		for (k = 0; k < (int)self->s[i].nr; k++)
+			if (in_loop(self->s[i].e[k].from, true) ||
+			    in_loop(self->s[i].e[k].to, true))
+				foreign++;
+	}
+	EXPECT_GT(samples, 20);
+	EXPECT_EQ(0, foreign)
+		TH_LOG("%d entries of the other task's loop in %d samples",
+		       foreign, samples);
+	perf_unmap_ring(ring, RING_PAGES);
+	close(fd);
+	close(cpufd);
+}
+
+/*
+ * Call-stack mode: returns take their calls off the stack, so inside
+ * lbr_work()'s callees the stack is the chain of calls still open. The
+ * chain reaches back across a sleep (the task leaves the CPU and comes
+ * back) only if the kernel keeps the task's stack while it is away.
+ */
+#if HAVE_LOOP
+asm(".text\n"
+	"lbc_chain:\n"			/* rdi: iterations */
+	"	push %rbx\n"
+	"	mov %rdi, %rbx\n"
+	"lbc_call_mid:\n"
+	"	call lbc_mid\n"
+	"	pop %rbx\n"
+	"	ret\n"
+	"lbc_mid:\n"
+	"	sub $8, %rsp\n"
+	"	mov $2000, %edi\n"
+	"	call usleep@PLT\n"
+	"	mov %rbx, %rdi\n"
+	"lbc_call_work:\n"
+	"	call lbr_work\n"
+	"	add $8, %rsp\n"
+	"	ret\n");
+
+static void lbc_chain(unsigned long n)
+{
+	((loop_fn)LABEL(lbc_chain))(n);
+}
+#else
+static void lbc_chain(unsigned long n)
+{
+}
+#endif
+
+TEST_F(lbr, call_stack_survives_a_sleep)
+{
+	int fd, n, i, k, inside = 0;
+	void *ring;
+
+	fd = lbr_open(PERF_SAMPLE_BRANCH_CALL_STACK, 5003, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	ring = perf_map_ring(fd, RING_PAGES);
+	ASSERT_NE(MAP_FAILED, ring);
+	self->len = lbr_cycle(false, self->cycle);
+
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	lbc_chain(200000);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+
+	n = lbr_samples(ring, self->s, 4096);
+	ASSERT_GE(n, 0);
+	for (i = 0; i < n; i++) {
+		const struct lbr_sample *s = &self->s[i];
+		const struct perf_branch_entry *e = s->e;
+
+		if (!in_loop(s->ip, false))
+			continue;
+		inside++;
+		/* maybe the open call to f1 or f2, then the chain */
+		k = 0;
+		if (s->nr && (e[0].to == LABEL(lbr_f1) ||
+			      e[0].to == LABEL(lbr_f2)))
+			k = 1;
+		ASSERT_GE(s->nr, k + 3)
+			TH_LOG("sample %d: %llu entries", i,
+			       (unsigned long long)s->nr);
+		EXPECT_EQ(LABEL(lbc_call_work), e[k].from);
+		EXPECT_EQ(LABEL(lbr_work), e[k].to);
+		EXPECT_EQ(LABEL(lbc_call_mid), e[k + 1].from)
+			TH_LOG("sample %d: the call before the sleep is gone", i);
+		EXPECT_EQ(LABEL(lbc_mid), e[k + 1].to);
+		EXPECT_EQ(LABEL(lbc_chain), e[k + 2].to);
+		EXPECT_EQ(PERF_BR_CALL, (unsigned int)e[k].type);
+		if (_metadata->exit_code != KSFT_PASS)
+			break;
+	}
+	EXPECT_GT(inside, 10);
+	perf_unmap_ring(ring, RING_PAGES);
+	close(fd);
+}
+
+/* Filters no CPU logs, and call-stack mode beside other kinds. */
+TEST_F(lbr, errors)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.sample_period = 100000;
+	attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
+
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
+				  PERF_SAMPLE_BRANCH_COUNTERS;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_CALL_STACK |
+				  PERF_SAMPLE_BRANCH_COND;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_CALL_STACK |
+				  PERF_SAMPLE_BRANCH_CALL;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	EXPECT_LE(0, fd) TH_LOG("call stack and direct calls: %s",
+				strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+TEST_HARNESS_MAIN
