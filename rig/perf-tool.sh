@@ -19,12 +19,17 @@
 # top --stdio shows hotspot_major while the workload runs), branches
 # (perf stat -e branches:u,branch-misses:u,instructions:u counts branches,
 # fewer than the instructions, and no misses: the rig's emulated PMU
-# counts every retired branch and never mispredicts, rig/qemu patch 11).
+# counts every retired branch and never mispredicts, rig/qemu patch 11),
+# brstack (perf record -b: the branch stacks perf script prints are
+# mostly hotspot loops' own back edges), lbr_callchain (perf record
+# --call-graph lbr: the LBR call stacks of the hot samples reach main).
+# The last two need an LBR (arch_lbr in /proc/cpuinfo: the Intel model,
+# rig/qemu patch 12) and are skipped without one.
 #
 # Without a host share or without perf on the host every test is
 # reported as skipped, never failed.
 SECS=${1:-5}
-TESTS="record report order script callchain top branches"
+TESTS="record report order script callchain top branches brstack lbr_callchain"
 # result, skip_all and the host share's mount (rig/guest/hostperf.sh)
 . /tests/hostperf.sh
 tap_plan
@@ -122,5 +127,51 @@ if [ -n "$br" ] && [ -n "$miss" ] && [ -n "$ins" ] && [ "$br" -gt 0 ] &&
 	result ok branches
 else
 	result not-ok branches "branches '$br', misses '$miss', instructions '$ins'"
+fi
+
+if ! grep -q ' arch_lbr' /proc/cpuinfo; then
+	result ok brstack "SKIP no LBR on this CPU"
+	result ok lbr_callchain "SKIP no LBR on this CPU"
+	exit 0
+fi
+
+# 8. perf record -b: the taken branches before each sample. In the
+# hotspot loops nearly every taken branch is a loop's back edge, from
+# and to the same function.
+hp record -N -b -e instructions:u -c 100003 -o /tmp/br.data /tmp/hotspots 1 \
+	> /tmp/br.log 2>&1
+rc=$?
+hp script -i /tmp/br.data -F brstacksym 2>/dev/null | tr ' ' '\n' |
+	grep / > /tmp/brstack.txt
+total=$(wc -l < /tmp/brstack.txt)
+loop=$(grep -c '^hotspot_\(major\|minor\)+0x[0-9a-f]*/hotspot_\(major\|minor\)+' /tmp/brstack.txt)
+echo "# brstack: exit $rc, $loop of $total branches within hotspot_*"
+if [ $rc = 0 ] && [ "$total" -gt 0 ] && [ $((loop * 100)) -ge $((total * 90)) ]; then
+	result ok brstack
+else
+	result not-ok brstack "exit $rc, $loop of $total branches within hotspot_*"
+	tail -3 /tmp/br.log | sed 's/^/# /'
+	head -5 /tmp/brstack.txt | sed 's/^/# /'
+fi
+
+# 9. perf record --call-graph lbr: callchains from the LBR call stack
+hp record -N --call-graph lbr -e instructions:u -c 100003 -o /tmp/lbr.data \
+	/tmp/hotspots 1 > /tmp/lbr.log 2>&1
+rc=$?
+hp script -i /tmp/lbr.data -F comm,ip,sym > /tmp/lbr.txt 2>/dev/null
+# shellcheck disable=SC2046 # two numbers, split on purpose
+set -- $(awk '
+	/^$/ { if (hot) { nhot++; if (m) nmain++ } hot = 0; m = 0; next }
+	/hotspot_(major|minor)/ { hot = 1 }
+	/[ \t]main$/ || / main\+/ { m = 1 }
+	END { if (hot) { nhot++; if (m) nmain++ } print nhot + 0, nmain + 0 }
+' /tmp/lbr.txt)
+echo "# lbr_callchain: exit $rc, $2 of $1 hot samples reach main"
+if [ $rc = 0 ] && [ "$1" -gt 0 ] && [ $(($2 * 100)) -ge $(($1 * 90)) ]; then
+	result ok lbr_callchain
+else
+	result not-ok lbr_callchain "exit $rc, $2 of $1 hot samples reach main"
+	tail -3 /tmp/lbr.log | sed 's/^/# /'
+	head -12 /tmp/lbr.txt | sed 's/^/# /'
 fi
 exit 0

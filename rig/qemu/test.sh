@@ -11,6 +11,8 @@
 #   intel       -cpu max,vendor=GenuineIntel,pmu=on
 #   amd         -cpu max,vendor=AuthenticAMD,pmu=on     (PerfCtrExtCore, PerfMonV2)
 #   amd-legacy  -cpu max,vendor=AuthenticAMD,pmu=on,perfctr-core=off  (K7 counters)
+#   intel-nolbr -cpu max,vendor=GenuineIntel,pmu=on,arch-lbr=off  (no Arch LBR;
+#               icount only, "nolbr" on the command line)
 #
 # Prints each run's TAP (its tests named "model:" under icount and
 # "model/noicount:" without) and "N passed, N failed"; exits non-zero on
@@ -27,15 +29,18 @@ declare -A cpus=(
 	[intel]=max,vendor=GenuineIntel,pmu=on
 	[amd]=max,vendor=AuthenticAMD,pmu=on
 	[amd-legacy]=max,vendor=AuthenticAMD,pmu=on,perfctr-core=off
+	[intel-nolbr]=max,vendor=GenuineIntel,pmu=on,arch-lbr=off
 )
 passed=0 failed=0
-for run in intel amd amd-legacy intel/noicount amd/noicount amd-legacy/noicount; do
+for run in intel amd amd-legacy intel-nolbr intel/noicount amd/noicount amd-legacy/noicount; do
 	model=${run%/noicount}
 	if [ "$run" = "$model" ]; then
 		accel=(-icount shift=0) append=
 	else
 		accel=() append=noicount
 	fi
+	# the Intel model without Arch LBR: its MSRs #GP, CPUID shows none
+	[ "$model" = intel-nolbr ] && append="$append nolbr"
 	log="$out/mbtest-${run/\//-}.log"
 	rm -f "$log"
 	set +e
