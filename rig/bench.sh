@@ -29,7 +29,8 @@
 # ctxsw-0); then each row's extra fields and the sample-rate-max steps of
 # the last boot, and a verdict. Exit status non-zero when a guest fails,
 # a row is missing, or ours is worse than upstream by more than the
-# margin on any row but the new aux-write-256, the scaling rows (ctxsw-cpu-*, ctxsw-sys-*,
+# margin on any row but the new aux-write-256, hw-sample-1 and lbr-sample-32,
+# the scaling rows (ctxsw-cpu-*, ctxsw-sys-*,
 # mmap-sys-*, fork-sys-*, tick-freq-*, bp-open-*) and the process rows
 # (attach-*, profile-*, ctxsw-process-*): those are new and report only,
 # marked "worse (report only)" in the table, and never fail the run.
@@ -110,8 +111,9 @@ args = sys.argv[7:]
 # the scaling rows: new, so reported but never held to the margin
 FAMILIES = ('ctxsw-cpu', 'ctxsw-sys', 'mmap-sys', 'fork-sys', 'tick-freq',
             'bp-open')
-# other new rows, report only until they have a history: the AUX write path
-NEW_ROWS = ('aux-write',)
+# other new rows, report only until they have a history: the AUX write
+# path, hardware samples with and without a branch stack
+NEW_ROWS = ('aux-write', 'hw-sample', 'lbr-sample')
 # the rows of a process of many threads: new, so report only as well;
 # the process-wide ones use our PERF_FLAG_PID_PROCESS, which upstream
 # refuses, so they come from ours alone
