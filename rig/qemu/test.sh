@@ -13,6 +13,8 @@
 #   amd-legacy  -cpu max,vendor=AuthenticAMD,pmu=on,perfctr-core=off  (K7 counters)
 #   intel-nolbr -cpu max,vendor=GenuineIntel,pmu=on,arch-lbr=off  (no Arch LBR;
 #               icount only, "nolbr" on the command line)
+#   intel-nopebs -cpu max,vendor=GenuineIntel,pmu=on,pebs=off  (no PEBS, no DS;
+#               icount only, "nopebs" on the command line)
 #
 # Prints each run's TAP (its tests named "model:" under icount and
 # "model/noicount:" without) and "N passed, N failed"; exits non-zero on
@@ -30,9 +32,10 @@ declare -A cpus=(
 	[amd]=max,vendor=AuthenticAMD,pmu=on
 	[amd-legacy]=max,vendor=AuthenticAMD,pmu=on,perfctr-core=off
 	[intel-nolbr]=max,vendor=GenuineIntel,pmu=on,arch-lbr=off
+	[intel-nopebs]=max,vendor=GenuineIntel,pmu=on,pebs=off
 )
 passed=0 failed=0
-for run in intel amd amd-legacy intel-nolbr intel/noicount amd/noicount amd-legacy/noicount; do
+for run in intel amd amd-legacy intel-nolbr intel-nopebs intel/noicount amd/noicount amd-legacy/noicount; do
 	model=${run%/noicount}
 	if [ "$run" = "$model" ]; then
 		accel=(-icount shift=0) append=
@@ -41,6 +44,8 @@ for run in intel amd amd-legacy intel-nolbr intel/noicount amd/noicount amd-lega
 	fi
 	# the Intel model without Arch LBR: its MSRs #GP, CPUID shows none
 	[ "$model" = intel-nolbr ] && append="$append nolbr"
+	# the Intel model without PEBS: no DS, its MSRs #GP
+	[ "$model" = intel-nopebs ] && append="$append nopebs"
 	log="$out/mbtest-${run/\//-}.log"
 	rm -f "$log"
 	set +e

@@ -121,6 +121,44 @@ nop_block_nops:
 	ret
 
 /*
+ * pebs_block(msr, lo, hi): as nop_block, with known values in EBX, EBP,
+ * ESI and EDI and EFLAGS 2 (IF clear) while the 32 NOPs run, ESP then
+ * in pebs_esp.  A counter that overflows at the kth NOP has its PEBS
+ * record at pebs_block_nops + k - 1, with EIP pebs_block_nops + k.
+ */
+	.globl pebs_block, pebs_block_nops
+pebs_block:
+	push %ebx
+	push %ebp
+	push %esi
+	push %edi
+	pushf
+	mov 24(%esp), %ecx
+	mov 28(%esp), %eax
+	mov 32(%esp), %edx
+	mov $0x11223344, %ebx
+	mov $0x55667788, %ebp
+	mov $0x99aabbcc, %esi
+	mov $0xddeeff00, %edi
+	mov %esp, pebs_esp
+	push $2
+	popf
+	wrmsr
+pebs_block_nops:
+	.rept 32
+	nop
+	.endr
+	xor %eax, %eax
+	xor %edx, %edx
+	wrmsr
+	popf
+	pop %edi
+	pop %esi
+	pop %ebp
+	pop %ebx
+	ret
+
+/*
  * hlt_block(msr, lo, hi): wrmsr(msr, hi:lo) starts counting, then NOP,
  * STI, HLT (the 3rd instruction counted), CLI, and wrmsr(msr, 0).  A
  * counter that overflows at the HLT must wake it with its PMI, at

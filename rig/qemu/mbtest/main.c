@@ -15,6 +15,11 @@
  * call-stack mode, freeze on PMI; "nolbr" on the command line says the
  * model has arch-lbr=off, where they must not exist (nor on AMD).
  *
+ * So is its PEBS (DS save area, record format 4, adaptive records): the
+ * eventing IP of each record exactly, its groups, the reload from the DS
+ * area, the threshold PMI, a full buffer; "nopebs" says the model has
+ * pebs=off, where DS and the PEBS MSRs must not exist (nor on AMD).
+ *
  * Exact-count conventions (as KVM's pmu_counters_test.c has them): the
  * WRMSR that enables a counter does not count, the one that disables it
  * does; an instruction counts at the privilege level it started at.
@@ -34,6 +39,8 @@ u32 timer_irqs;
 static int icount = 1;
 /* "nolbr": the Intel model has arch-lbr=off */
 static int nolbr;
+/* "nopebs": the Intel model has pebs=off */
+static int nopebs;
 
 static inline void out8(u16 p, u8 v)
 {
@@ -1094,6 +1101,492 @@ static void test_lbr_cost(void)
 }
 
 /* Intel: 0xC4, its umask 1 (BR_INST_RETIRED.CONDITIONAL), 0xC5 */
+/*
+ * PEBS (pebs=on, the default): record format 4 with PEBS_BASELINE,
+ * adaptive records, the DS save area in its 64-bit format (DTES64).  The
+ * DS area and the buffer are identity-mapped (no paging).  Reset values:
+ * GP counter i at DS + 40H + 8i, fixed counter j at DS + 80H + 8j.
+ */
+#define DS_AREA 0x600
+#define PEBS_ENABLE 0x3f1
+#define PEBS_DATA_CFG 0x3f2
+#define PEBS_LD_LAT 0x3f6
+#define MISC_ENABLE 0x1a0
+#define OVFBUF BIT_ULL(62)
+#define ADAPTIVE BIT_ULL(34)
+#define FIX_ADAPTIVE(j) BIT_ULL(32 + 4 * (j))
+#define CFG_MEM BIT(0)
+#define CFG_GPR BIT(1)
+#define CFG_XMM BIT(2)
+#define CFG_LBR BIT(3)
+#define BASIC 0x20
+
+u32 pebs_esp;
+static u64 ds_area[32];
+static u64 pebs_buf[1024];
+static const u64 fill = 0xa5a5a5a5a5a5a5a5ull;
+
+/* an empty buffer of max bytes, threshold at thr bytes */
+static void pebs_ds(u32 max, u32 thr)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(pebs_buf); i++)
+		pebs_buf[i] = fill;
+	ds_area[4] = (u32)pebs_buf;
+	ds_area[5] = (u32)pebs_buf;
+	ds_area[6] = (u32)pebs_buf + max;
+	ds_area[7] = (u32)pebs_buf + thr;
+	wrmsr(DS_AREA, (u32)ds_area);
+}
+
+/*
+ * bytes written: the PEBS index from the base (the model writes the DS
+ * area and the buffer: read them again after the code that ran)
+ */
+static u32 pebs_used(void)
+{
+	__asm__ volatile("" ::: "memory");
+	return (u32)ds_area[5] - (u32)pebs_buf;
+}
+
+/* the qword at byte off of the buffer */
+static u64 pebs_q(u32 off)
+{
+	__asm__ volatile("" ::: "memory");
+	return pebs_buf[off / 8];
+}
+
+static void pebs_off(void)
+{
+	wrmsr(PEBS_ENABLE, 0);
+	wrmsr(PEBS_DATA_CFG, 0);
+	wrmsr(EVTSEL0, 0);
+	wrmsr(FIXCTRL, 0);
+	wrmsr(GRESET, OVFBUF | 0xf | (7ull << 32));
+}
+
+/* pebs=off, or AMD (intel = 0: CPUID only; the MSRs are not the PMU's) */
+static void test_no_pebs(const char *why, int intel)
+{
+	u32 a, b, c, d;
+
+	cpuid(1, &a, &b, &c, &d);
+	eq(d & BIT(21), 0, cat(why, ": CPUID.01H:EDX[21] DS is 0"));
+	eq(c & BIT(2), 0, cat(why, ": CPUID.01H:ECX[2] DTES64 is 0"));
+	if (!intel)
+		return;
+	eq(rdmsr(MISC_ENABLE) & (3 << 11), 3 << 11,
+	   cat(why, ": MISC_ENABLE: BTS and PEBS unavailable (bits 11, 12)"));
+	eq(rdmsr(PERFCAP) & 0x4fc0, 0, cat(why, ": PERF_CAPABILITIES: no PEBS fields"));
+	rdmsr(DS_AREA);
+	gp(1, cat(why, ": RDMSR IA32_DS_AREA #GP"));
+	wrmsr(PEBS_ENABLE, 1);
+	gp(1, cat(why, ": WRMSR IA32_PEBS_ENABLE #GP"));
+	rdmsr(PEBS_DATA_CFG);
+	gp(1, cat(why, ": RDMSR MSR_PEBS_DATA_CFG #GP"));
+	wrmsr(EVTSEL0, 0xc0 | ADAPTIVE);
+	gp(1, cat(why, ": PERFEVTSEL bit 34 (Adaptive_Record) #GP"));
+	wrmsr(FIXCTRL, FIX_ADAPTIVE(0));
+	gp(1, cat(why, ": FIXED_CTR_CTRL bit 32 (Adaptive_Record) #GP"));
+}
+
+/* one run of nop_block (or pebs_block) counting instructions in PMC0 */
+static u64 insns_after(void (*fn)(u32, u32, u32))
+{
+	wrmsr(PMC0, 0);
+	wrmsr(EVTSEL0, 0xc0 | EN | USR | OS);
+	fn(GCTRL, 1, 0);
+	wrmsr(EVTSEL0, 0);
+	return rdmsr(PMC0) - 32;
+}
+
+static void test_pebs_basic(void)
+{
+	static const u32 ks[] = { 1, 7, 32 };
+	u64 tail = insns_after(nop_block), v;
+	u32 i, k, ok;
+
+	for (i = 0; i < ARRAY_SIZE(ks); i++) {
+		k = ks[i];
+		pebs_ds(4096, 4096);
+		ds_area[8] = -1000ull & MASK48;
+		pmi_setup(GSTATUS, PMC0, 0);
+		wrmsr(PMC0, -(u64)k & MASK48);
+		wrmsr(EVTSEL0, 0xc0 | EN | USR | OS | INT);
+		wrmsr(PEBS_ENABLE, 1);
+		nop_block(GCTRL, 1, 0);
+		v = rdmsr(PMC0);
+		wrmsr(PEBS_ENABLE, 0);
+		puts("# 0xC0 at -"); putdec(k); puts("\n");
+		eq(pebs_used(), BASIC, "PEBS 0xC0: one basic record (index + 20H)");
+		eq(pebs_q(0), (u64)BASIC << 48, "PEBS basic record: format 0, size 20H");
+		eq(pebs_q(8), (u32)nop_block_nops + k - 1,
+		   "PEBS 0xC0: eventing IP, the NOP that overflowed it");
+		eq(pebs_q(16), 1, "PEBS 0xC0: applicable counters: PMC0");
+		report(pebs_q(24) != 0 && pebs_q(24) != fill, "PEBS basic record: a TSC");
+		eq(pebs_q(32), fill, "PEBS: nothing written past the record");
+		eq(v, (-1000ull + 32 - k + tail) & MASK48,
+		   "PEBS 0xC0: reloaded from the DS reset value at the overflow");
+		eq(nmis, 0, "PEBS 0xC0: no PMI of its own (INT set), threshold not reached");
+		eq(rdmsr(GSTATUS), 0, "PEBS 0xC0: no GLOBAL_STATUS bit");
+	}
+	/* fixed counter 0, alone and with PMC0 */
+	pebs_ds(4096, 4096);
+	ds_area[16] = -1000ull & MASK48;
+	wrmsr(FIX0, -6ull & MASK48);
+	wrmsr(FIXCTRL, 0x3);
+	wrmsr(PEBS_ENABLE, BIT_ULL(32));
+	nop_block(GCTRL, 0, 1);
+	v = rdmsr(FIX0);
+	wrmsr(PEBS_ENABLE, 0);
+	eq(pebs_used(), BASIC, "PEBS fixed counter 0: one record");
+	eq(pebs_q(8), (u32)nop_block_nops + 5, "PEBS fixed counter 0: eventing IP, the 6th NOP");
+	eq(pebs_q(16), BIT_ULL(32), "PEBS fixed counter 0: applicable counters: bit 32");
+	eq(v, (-1000ull + 32 - 6 + tail) & MASK48,
+	   "PEBS fixed counter 0: reloaded from DS + 80H");
+	pebs_ds(4096, 4096);
+	ds_area[8] = -1000ull & MASK48;
+	ds_area[16] = -2000ull & MASK48;
+	wrmsr(FIX0, -5ull & MASK48);
+	wrmsr(PMC0, -5ull & MASK48);
+	wrmsr(EVTSEL0, 0xc0 | EN | USR | OS);
+	wrmsr(PEBS_ENABLE, 1 | BIT_ULL(32));
+	nop_block(GCTRL, 1, 1);
+	wrmsr(PEBS_ENABLE, 0);
+	eq(pebs_used(), BASIC, "PEBS PMC0 and fixed 0 overflowing together: one record");
+	eq(pebs_q(8), (u32)nop_block_nops + 4, "PEBS two counters: eventing IP, the 5th NOP");
+	eq(pebs_q(16), 1 | BIT_ULL(32), "PEBS two counters: applicable counters: bits 0 and 32");
+	eq(rdmsr(PMC0), (-1000ull + 27 + tail) & MASK48, "PEBS two counters: PMC0 reloaded");
+	eq(rdmsr(FIX0), (-2000ull + 27 + tail) & MASK48, "PEBS two counters: fixed 0 reloaded");
+	/* cycles: one per instruction under icount */
+	pebs_ds(4096, 4096);
+	ds_area[17] = -100000ull & MASK48;
+	wrmsr(FIX0 + 1, -4ull & MASK48);
+	wrmsr(FIXCTRL, 0x3 << 4);
+	wrmsr(PEBS_ENABLE, BIT_ULL(33));
+	nop_block(GCTRL, 0, 2);
+	wrmsr(PEBS_ENABLE, 0);
+	if (icount) {
+		eq(pebs_used(), BASIC, "PEBS fixed counter 1 (cycles): one record");
+		eq(pebs_q(8), (u32)nop_block_nops + 3, "PEBS cycles: eventing IP, the 4th NOP");
+		eq(pebs_q(16), BIT_ULL(33), "PEBS cycles: applicable counters: bit 33");
+	} else {
+		note("PEBS cycles (virtual clock): bytes of records ", pebs_used());
+	}
+	/* branches: JMP k of branch_block; 0xC4 umask 0 */
+	for (k = 1; k <= 9; k += 8) {
+		pebs_ds(4096, 4096);
+		ds_area[8] = -1000ull & MASK48;
+		wrmsr(PMC0, -(u64)k & MASK48);
+		wrmsr(EVTSEL0, 0xc4 | EN | USR | OS | INT);
+		wrmsr(PEBS_ENABLE, 1);
+		pmi_setup(GSTATUS, PMC0, 0);
+		branch_block(GCTRL, 1, 0);
+		v = rdmsr(PMC0);
+		wrmsr(PEBS_ENABLE, 0);
+		ok = pebs_used() == BASIC && pebs_q(8) == (u32)branch_block_jmps + 2 * (k - 1) &&
+		     pebs_q(16) == 1 && v == ((-1000ull + 32 - k) & MASK48) && !nmis;
+		report(ok, k == 1 ? "PEBS 0xC4: record at the 1st JMP, reloaded, no PMI" :
+		       "PEBS 0xC4: record at the 9th JMP, reloaded, no PMI");
+		if (!ok) {
+			note("used ", pebs_used());
+			note("JMP + ", pebs_q(8) - (u32)branch_block_jmps);
+			note("applicable ", pebs_q(16));
+			note("counter ", v);
+		}
+	}
+	wrmsr(EVTSEL0, 0);
+	wrmsr(FIXCTRL, 0);
+	wrmsr(GCTRL, 0);
+}
+
+/* the size of a record with the groups of cfg */
+static u32 pebs_size(u32 cfg)
+{
+	return BASIC + (cfg & CFG_MEM ? 0x20 : 0) + (cfg & CFG_GPR ? 0x90 : 0) +
+	       (cfg & CFG_XMM ? 0x100 : 0) +
+	       (cfg & CFG_LBR ? 0x18 * ((cfg >> 24) + 1) : 0);
+}
+
+static void test_pebs_adaptive(void)
+{
+	static const u32 want_gpr[] = {
+		0x2, 0, 1, GCTRL, 0, 0x11223344, 0, 0x55667788, 0x99aabbcc, 0xddeeff00,
+	};
+	static const char *const gpr_name[] = {
+		"RFLAGS", "RIP", "RAX", "RCX", "RDX", "RBX", "RSP", "RBP", "RSI", "RDI",
+	};
+	static const char *const groups[] = {
+		"none", "M", "G", "MG", "X", "MX", "GX", "MGX",
+		"L", "ML", "GL", "MGL", "XL", "MXL", "GXL", "MGXL",
+	};
+	static u32 xmm[8];
+	u32 cfg, i, off, ok;
+	u64 want;
+
+	/* every combination of groups: the format and size word, the index */
+	for (cfg = 0; cfg < 16; cfg++) {
+		u32 c = cfg | (3u << 24);	/* 4 LBR entries */
+
+		pebs_ds(4096, 4096);
+		ds_area[8] = -1000ull & MASK48;
+		wrmsr(PEBS_DATA_CFG, c);
+		wrmsr(PMC0, -1ull & MASK48);
+		wrmsr(EVTSEL0, 0xc0 | EN | USR | OS | ADAPTIVE);
+		wrmsr(PEBS_ENABLE, 1);
+		nop_block(GCTRL, 1, 0);
+		wrmsr(PEBS_ENABLE, 0);
+		ok = pebs_q(0) == (c | (u64)pebs_size(c) << 48) &&
+		     pebs_used() == pebs_size(c) && pebs_q(8) == (u32)nop_block_nops &&
+		     pebs_q(pebs_size(c)) == fill;
+		report(ok, cat("PEBS adaptive: record format/size word and index, groups ",
+			       groups[cfg]));
+		if (!ok) {
+			note("format word >> 48: ", pebs_q(0) >> 48);
+			note("format word & 0xffffffff: ", pebs_q(0) & 0xffffffff);
+			note("used ", pebs_used());
+		}
+		if (cfg == CFG_MEM) {
+			eq(pebs_q(0x20) | pebs_q(0x28) | pebs_q(0x30) | pebs_q(0x38), 0,
+			   "PEBS memory group: 0 (no memory events)");
+		}
+	}
+	/* without Adaptive_Record: a basic record */
+	pebs_ds(4096, 4096);
+	wrmsr(PEBS_DATA_CFG, CFG_GPR | CFG_MEM);
+	wrmsr(PMC0, -1ull & MASK48);
+	wrmsr(EVTSEL0, 0xc0 | EN | USR | OS);
+	wrmsr(PEBS_ENABLE, 1);
+	nop_block(GCTRL, 1, 0);
+	wrmsr(PEBS_ENABLE, 0);
+	eq(pebs_q(0), (u64)BASIC << 48, "PEBS without Adaptive_Record: a basic record");
+	eq(pebs_used(), BASIC, "PEBS without Adaptive_Record: index + 20H");
+
+	/* the GPRs after the eventing instruction, the 3rd NOP */
+	for (i = 0; i < 2; i++) {
+		pebs_ds(4096, 4096);
+		ds_area[8] = -1000ull & MASK48;
+		ds_area[16] = -1000ull & MASK48;
+		wrmsr(PEBS_DATA_CFG, CFG_GPR);
+		if (i == 0) {
+			wrmsr(PMC0, -3ull & MASK48);
+			wrmsr(EVTSEL0, 0xc0 | EN | USR | OS | ADAPTIVE);
+			wrmsr(PEBS_ENABLE, 1);
+			pebs_block(GCTRL, 1, 0);
+		} else {
+			wrmsr(FIX0, -3ull & MASK48);
+			wrmsr(FIXCTRL, 0x3 | FIX_ADAPTIVE(0));
+			wrmsr(PEBS_ENABLE, BIT_ULL(32));
+			pebs_block(GCTRL, 0, 1);
+		}
+		wrmsr(PEBS_ENABLE, 0);
+		eq(pebs_q(0), CFG_GPR | (u64)(BASIC + 0x90) << 48,
+		   i ? "PEBS GPR group, fixed counter 0: format/size word" :
+		   "PEBS GPR group: format/size word");
+		eq(pebs_q(8), (u32)pebs_block_nops + 2, "PEBS GPR group: eventing IP, the 3rd NOP");
+		for (off = 0; off < ARRAY_SIZE(want_gpr); off++) {
+			want = want_gpr[off];
+			if (off == 1)
+				want = (u32)pebs_block_nops + 3;
+			if (off == 2)
+				want = i ? 0 : 1;
+			if (off == 4)
+				want = i;
+			if (off == 6)
+				want = pebs_esp;
+			eq(pebs_q(BASIC + 8 * off), want, cat("PEBS GPR group: ", gpr_name[off]));
+		}
+		want = 0;
+		for (off = 10; off < 18; off++)
+			want |= pebs_q(BASIC + 8 * off);
+		eq(want, 0, "PEBS GPR group: R8-R15 are 0 outside IA-32e mode");
+	}
+	wrmsr(FIXCTRL, 0);
+
+	/* the XMMs: XMM0 and XMM7 known, XMM8-15 0 outside IA-32e mode */
+	write_cr4(read_cr4() | BIT(9));		/* OSFXSR */
+	for (i = 0; i < 8; i++)
+		xmm[i] = 0x01010101 * (i + 1);
+	__asm__ volatile("movups (%0), %%xmm0\n\tmovups 16(%0), %%xmm7"
+			 :: "r"(xmm) : "memory");
+	pebs_ds(4096, 4096);
+	wrmsr(PEBS_DATA_CFG, CFG_XMM);
+	wrmsr(PMC0, -2ull & MASK48);
+	wrmsr(EVTSEL0, 0xc0 | EN | USR | OS | ADAPTIVE);
+	wrmsr(PEBS_ENABLE, 1);
+	nop_block(GCTRL, 1, 0);
+	wrmsr(PEBS_ENABLE, 0);
+	eq(pebs_q(BASIC), 0x0202020201010101ull, "PEBS XMM group: XMM0 low");
+	eq(pebs_q(BASIC + 8), 0x0404040403030303ull, "PEBS XMM group: XMM0 high");
+	eq(pebs_q(BASIC + 7 * 16), 0x0606060605050505ull, "PEBS XMM group: XMM7 low");
+	eq(pebs_q(BASIC + 7 * 16 + 8), 0x0808080807070707ull, "PEBS XMM group: XMM7 high");
+	want = 0;
+	for (off = 16 * 8; off < 16 * 16; off += 8)
+		want |= pebs_q(BASIC + off);
+	eq(want, 0, "PEBS XMM group: XMM8-15 are 0 outside IA-32e mode");
+	write_cr4(read_cr4() & ~BIT(9));
+
+	/* the LBRs: the 3 youngest, at the 3rd JMP of branch_block */
+	if (!nolbr) {
+		wrmsr(LBR_DEPTH, 8);
+		pebs_ds(4096, 4096);
+		wrmsr(PEBS_DATA_CFG, CFG_LBR | CFG_GPR | (2u << 24));
+		wrmsr(PMC0, -3ull & MASK48);
+		wrmsr(EVTSEL0, 0xc4 | EN | USR | OS | ADAPTIVE);
+		wrmsr(PEBS_ENABLE, 1);
+		wrmsr(LBR_CTL, LBREN | LBR_OS | LBR_ALL);
+		branch_block(GCTRL, 1, 0);
+		wrmsr(LBR_CTL, 0);
+		wrmsr(PEBS_ENABLE, 0);
+		off = BASIC + 0x90;
+		eq(pebs_q(0), CFG_LBR | CFG_GPR | (2u << 24) | (u64)(off + 3 * 0x18) << 48,
+		   "PEBS LBR group, 3 entries: format/size word");
+		eq(pebs_q(8), (u32)branch_block_jmps + 4, "PEBS 0xC4: eventing IP, the 3rd JMP");
+		eq(pebs_q(BASIC + 8), (u32)branch_block_jmps + 6,
+		   "PEBS GPR group: RIP, the JMP's target");
+		for (i = 0; i < 3; i++) {
+			ok = pebs_q(off) == (u32)branch_block_jmps + 2 * (2 - i) &&
+			     pebs_q(off + 8) == (u32)branch_block_jmps + 2 * (3 - i) &&
+			     pebs_q(off + 16) == 2ull << 56;
+			report(ok, i == 0 ? "PEBS LBR group: entry 0, the eventing JMP" :
+			       i == 1 ? "PEBS LBR group: entry 1, the JMP before" :
+			       "PEBS LBR group: entry 2");
+			if (!ok) {
+				note("FROM - jmps ", pebs_q(off) - (u32)branch_block_jmps);
+				note("TO - jmps ", pebs_q(off + 8) - (u32)branch_block_jmps);
+				note("INFO >> 56 ", pebs_q(off + 16) >> 56);
+			}
+			off += 0x18;
+		}
+		wrmsr(LBR_DEPTH, 32);
+	}
+	pebs_off();
+}
+
+static void test_pebs_buffer(void)
+{
+	u64 st, tail = insns_after(pebs_block);
+	u32 i, ok;
+
+	/* reload and index: at -3, reset -10, records at NOP 3, 13, 23, 33 */
+	pebs_ds(4096, 4096);
+	ds_area[8] = -10ull & MASK48;
+	wrmsr(PMC0, -3ull & MASK48);
+	wrmsr(EVTSEL0, 0xc0 | EN | USR | OS);
+	wrmsr(PEBS_ENABLE, 1);
+	pebs_block(GCTRL, 1, 0);
+	wrmsr(PEBS_ENABLE, 0);
+	eq(pebs_used(), 4 * BASIC, "PEBS reload from DS: period 10, four records");
+	for (i = 0, ok = 1; i < 4; i++)
+		ok &= pebs_q(i * BASIC + 8) == (u32)pebs_block_nops + 2 + 10 * i;
+	report(ok, "PEBS reload from DS: records at the 3rd, 13th, 23rd and 33rd instruction");
+	eq(pebs_q(4 * BASIC), fill, "PEBS reload from DS: nothing more written");
+
+	/* the threshold: a PMI right after the record that reaches it */
+	pebs_ds(4096, 2 * BASIC);
+	ds_area[8] = -10ull & MASK48;
+	pmi_setup(GSTATUS, PMC0, GRESET);
+	wrmsr(PMC0, -3ull & MASK48);
+	wrmsr(EVTSEL0, 0xc0 | EN | USR | OS);
+	wrmsr(PEBS_ENABLE, 1);
+	pebs_block(GCTRL, 1, 0);
+	wrmsr(PEBS_ENABLE, 0);
+	st = rdmsr(GSTATUS);
+	eq(nmis, 1, "PEBS threshold: one PMI (LVTPC masked by it)");
+	eq(nmi_eip, (u32)pebs_block_nops + 13,
+	   "PEBS threshold: PMI right after the 2nd record's NOP");
+	eq(nmi_status, OVFBUF, "PEBS threshold: GLOBAL_STATUS OvfBuf (bit 62), no counter bit");
+	eq(st, OVFBUF, "PEBS threshold: later records at or past it set OvfBuf again");
+	wrmsr(GRESET, OVFBUF);
+	eq(rdmsr(GSTATUS), 0, "PEBS: GLOBAL_STATUS_RESET clears OvfBuf");
+	wrmsr(GSET, OVFBUF);
+	eq(rdmsr(GSTATUS), OVFBUF, "PEBS: GLOBAL_STATUS_SET sets OvfBuf");
+	wrmsr(GRESET, OVFBUF);
+	/* the NMI handler's instructions count (OS) too */
+	report(pebs_used() >= 4 * BASIC && pebs_used() % BASIC == 0,
+	       "PEBS threshold: the records go on after it");
+	note("records, the NMI handler's included: ", pebs_used() / BASIC);
+
+	/* the buffer full: two records fit, the next two are dropped */
+	pebs_ds(2 * BASIC + BASIC / 2, 4096);
+	ds_area[8] = -10ull & MASK48;
+	pmi_setup(GSTATUS, PMC0, GRESET);
+	wrmsr(PMC0, -3ull & MASK48);
+	wrmsr(EVTSEL0, 0xc0 | EN | USR | OS);
+	wrmsr(PEBS_ENABLE, 1);
+	pebs_block(GCTRL, 1, 0);
+	wrmsr(PEBS_ENABLE, 0);
+	eq(pebs_used(), 2 * BASIC, "PEBS buffer full: index stops at the last record that fits");
+	ok = pebs_q(8) == (u32)pebs_block_nops + 2 &&
+	     pebs_q(BASIC + 8) == (u32)pebs_block_nops + 12;
+	report(ok, "PEBS buffer full: the first two records written");
+	eq(pebs_q(2 * BASIC), fill, "PEBS buffer full: a record that does not fit is dropped");
+	eq(nmis, 0, "PEBS buffer full: below the threshold, no PMI");
+	/* the 4th overflow at the 33rd instruction, the 1st after the NOPs */
+	eq(rdmsr(PMC0), (-10ull + tail - 1) & MASK48,
+	   "PEBS buffer full: the counter is still reloaded");
+	pebs_off();
+}
+
+static void test_pebs(void)
+{
+	u32 a, b, c, d;
+	u64 cap;
+
+	cpuid(1, &a, &b, &c, &d);
+	report(d & BIT(21), "CPUID.01H:EDX[21]: DS");
+	report(c & BIT(2), "CPUID.01H:ECX[2]: DTES64");
+	eq(rdmsr(MISC_ENABLE) & (3 << 11), 1 << 11,
+	   "MISC_ENABLE: PEBS available (bit 12 clear), BTS not (bit 11 set)");
+	cap = rdmsr(PERFCAP);
+	eq((cap >> 8) & 0xf, 4, "PERF_CAPABILITIES: PEBS record format 4");
+	report(cap & BIT(14), "PERF_CAPABILITIES: PEBS_BASELINE (bit 14)");
+	report(cap & BIT(13), "PERF_CAPABILITIES: FW_WRITE still (bit 13)");
+	eq(cap & 0xc0, 0xc0, "PERF_CAPABILITIES: PEBS trap-like (6), saves GPRs (7)");
+
+	wrmsr(DS_AREA, 0x12345678);
+	eq(rdmsr(DS_AREA), 0x12345678, "IA32_DS_AREA: written and read");
+	wrmsr(DS_AREA, BIT_ULL(47));
+	gp(1, "IA32_DS_AREA: a non-canonical address #GP");
+	wrmsr(PEBS_ENABLE, 0xf | (7ull << 32));
+	eq(rdmsr(PEBS_ENABLE), 0xf | (7ull << 32), "IA32_PEBS_ENABLE: PMC0-3 and fixed 0-2");
+	wrmsr(PEBS_ENABLE, BIT(4));
+	gp(1, "IA32_PEBS_ENABLE: bit 4 (no PMC4) #GP");
+	wrmsr(PEBS_ENABLE, BIT_ULL(35));
+	gp(1, "IA32_PEBS_ENABLE: bit 35 (no fixed 3) #GP");
+	wrmsr(PEBS_ENABLE, BIT_ULL(63));
+	gp(1, "IA32_PEBS_ENABLE: bit 63 #GP");
+	wrmsr(PEBS_ENABLE, 0);
+	wrmsr(PEBS_DATA_CFG, 0xff00000f);
+	eq(rdmsr(PEBS_DATA_CFG), 0xff00000f, "MSR_PEBS_DATA_CFG: groups and LBR entries");
+	wrmsr(PEBS_DATA_CFG, BIT(4));
+	gp(1, "MSR_PEBS_DATA_CFG: bit 4 #GP");
+	wrmsr(PEBS_DATA_CFG, BIT_ULL(32));
+	gp(1, "MSR_PEBS_DATA_CFG: bit 32 #GP");
+	wrmsr(PEBS_DATA_CFG, 0);
+	wrmsr(PEBS_LD_LAT, 0xffff);
+	eq(rdmsr(PEBS_LD_LAT), 0xffff, "MSR_PEBS_LD_LAT_THRESHOLD: 16 bits");
+	wrmsr(PEBS_LD_LAT, 0x10000);
+	gp(1, "MSR_PEBS_LD_LAT_THRESHOLD: bit 16 #GP");
+	wrmsr(EVTSEL0, 0xc0 | ADAPTIVE);
+	eq(rdmsr(EVTSEL0), 0xc0 | ADAPTIVE, "PERFEVTSEL: bit 34 Adaptive_Record");
+	wrmsr(EVTSEL0, BIT_ULL(35));
+	gp(1, "PERFEVTSEL: bit 35 #GP");
+	wrmsr(EVTSEL0, 0);
+	wrmsr(FIXCTRL, FIX_ADAPTIVE(0) | FIX_ADAPTIVE(1) | FIX_ADAPTIVE(2));
+	eq(rdmsr(FIXCTRL), 0x11100000000ull, "FIXED_CTR_CTRL: bits 32, 36, 40 Adaptive_Record");
+	wrmsr(FIXCTRL, BIT_ULL(33));
+	gp(1, "FIXED_CTR_CTRL: bit 33 #GP");
+	wrmsr(FIXCTRL, 0);
+	wrmsr(GCTRL, 0);
+
+	test_pebs_basic();
+	test_pebs_adaptive();
+	test_pebs_buffer();
+	wrmsr(DS_AREA, 0);
+}
+
 static const struct br_pmu intel_br = {
 	.sel = EVTSEL0, .ctr = PMC0, .gctl = GCTRL, .status = GSTATUS, .ack = GRESET,
 	.br = 0xc4, .cbr = 0x1c4, .miss = 0xc5,
@@ -1372,6 +1865,10 @@ static void test_intel(void)
 				test_lbr_cost();
 		}
 	}
+	if (nopebs)
+		test_no_pebs("pebs=off", 1);
+	else
+		test_pebs();
 	if (!icount) {
 		u64 on, off;
 
@@ -1604,6 +2101,7 @@ static void test_amd(void)
 	test_branches(&amd_br);
 	cpuid(0, &a, &b, &c, &d);
 	test_no_arch_lbr(a);
+	test_no_pebs("AMD", 0);
 }
 
 /* w is one of the space-separated words of s */
@@ -1656,6 +2154,8 @@ void main(void)
 		icount = 0;
 	if (mbi && (mbi[0] & BIT(2)) && has_word((char *)mbi[4], "nolbr"))
 		nolbr = 1;
+	if (mbi && (mbi[0] & BIT(2)) && has_word((char *)mbi[4], "nopebs"))
+		nopebs = 1;
 	cpuid(0, &a, &b, &c, &d);
 	puts("TAP version 13\n");
 	puts(icount ? "# under -icount\n" : "# without icount\n");

@@ -59,6 +59,10 @@ void db_entry(void);
 extern char lbr_db_jmp[], lbr_db_jmp_t[];
 extern char lbr_cs_c1[], lbr_cs_f1[], lbr_cs_c2[], lbr_cs_f2[];
 extern char lbr_cs_c3[], lbr_cs_f3[], lbr_cs_c4[], lbr_cs_f4[];
+/* WRMSR(msr, hi:lo), 32 NOPs with known GPRs, WRMSR(msr, 0) */
+void pebs_block(u32 msr, u32 lo, u32 hi);
+extern char pebs_block_nops[];
+extern u32 pebs_esp;
 /* RDPMC at CPL 3: the value in user_pmc */
 void user_rdpmc(u32 ecx);
 
