@@ -1201,6 +1201,50 @@ static u64 insns_after(void (*fn)(u32, u32, u32))
 	return rdmsr(PMC0) - 32;
 }
 
+/*
+ * The eventing IP of every kind of branch: lbr_block's 16 branches in
+ * order (0xC4), and its 5 conditional ones (0x1C4), the counter at -k
+ * overflowing at the kth.
+ */
+static void test_pebs_branch_kinds(void)
+{
+	char *const all[] = {
+		lbr_jmp, lbr_jnz, lbr_jz, lbr_call, lbr_ret, lbr_icall, lbr_ret,
+		lbr_ijmp, lbr_loop, lbr_loop, lbr_jecxz, lbr_int, (char *)int82_entry,
+		lbr_ljmp, lbr_lcall, lbr_lfunc,
+	};
+	char *const cond[] = { lbr_jnz, lbr_jz, lbr_loop, lbr_loop, lbr_jecxz };
+	u32 k, ok, ok_all = 1, ok_cond = 1;
+
+	for (k = 1; k <= ARRAY_SIZE(all) + ARRAY_SIZE(cond); k++) {
+		int c = k > ARRAY_SIZE(all);
+		u32 i = c ? k - ARRAY_SIZE(all) : k;
+		char *want = c ? cond[i - 1] : all[i - 1];
+
+		pebs_ds(4096, 4096);
+		ds_area[8] = -1000ull & MASK48;
+		wrmsr(PMC0, -(u64)i & MASK48);
+		wrmsr(EVTSEL0, (c ? 0x1c4 : 0xc4) | EN | USR | OS);
+		wrmsr(PEBS_ENABLE, 1);
+		lbr_block(GCTRL, 1, 0);
+		wrmsr(PEBS_ENABLE, 0);
+		ok = pebs_used() == BASIC && pebs_q(8) == (u32)want && pebs_q(16) == 1;
+		if (!ok) {
+			note(c ? "0x1C4, branch " : "0xC4, branch ", i);
+			note("records ", pebs_used() / BASIC);
+			note("IP - lbr_block ", pebs_q(8) - (u32)lbr_block);
+			note("want - lbr_block ", (u32)want - (u32)lbr_block);
+		}
+		if (c)
+			ok_cond &= ok;
+		else
+			ok_all &= ok;
+	}
+	report(ok_all,
+	       "PEBS 0xC4: the eventing IP of 16 branches: near, indirect, not taken, INT n, far");
+	report(ok_cond, "PEBS 0x1C4: the eventing IP of each of 5 conditional branches");
+}
+
 static void test_pebs_basic(void)
 {
 	static const u32 ks[] = { 1, 7, 32 };
@@ -1296,6 +1340,7 @@ static void test_pebs_basic(void)
 			note("counter ", v);
 		}
 	}
+	test_pebs_branch_kinds();
 	wrmsr(EVTSEL0, 0);
 	wrmsr(FIXCTRL, 0);
 	wrmsr(GCTRL, 0);
@@ -1352,6 +1397,18 @@ static void test_pebs_adaptive(void)
 			   "PEBS memory group: 0 (no memory events)");
 		}
 	}
+	/* more LBR entries than the deepest LBRs (32): 32 */
+	pebs_ds(4096, 4096);
+	wrmsr(PEBS_DATA_CFG, CFG_LBR | (255u << 24));
+	wrmsr(PMC0, -1ull & MASK48);
+	wrmsr(EVTSEL0, 0xc0 | EN | USR | OS | ADAPTIVE);
+	wrmsr(PEBS_ENABLE, 1);
+	nop_block(GCTRL, 1, 0);
+	wrmsr(PEBS_ENABLE, 0);
+	eq(pebs_q(0), CFG_LBR | (31u << 24) | (u64)pebs_size(CFG_LBR | (31u << 24)) << 48,
+	   "PEBS LBR group: 256 entries asked, 32 recorded, the format word says 32");
+	eq(pebs_used(), pebs_size(CFG_LBR | (31u << 24)), "PEBS LBR group of 32: index");
+
 	/* without Adaptive_Record: a basic record */
 	pebs_ds(4096, 4096);
 	wrmsr(PEBS_DATA_CFG, CFG_GPR | CFG_MEM);
