@@ -45,6 +45,26 @@ u64 x86_allowed_counters(const struct x86_core *core, u64 config)
 	return gp | fixed;
 }
 
+/**
+ * x86_event_counters - the counters an event may go on
+ * @core: the event's PMU
+ * @event: an event of @core, its hw.config and hw.flags set
+ *
+ * Those that can count its event select; for a precise event, only those
+ * the PMU can also sample precisely with.
+ *
+ * Context: any; reads only boot-time tables and the event's own state.
+ * Return: a set of counter indexes, possibly empty.
+ */
+u64 x86_event_counters(const struct x86_core *core, struct perf_event *event)
+{
+	u64 cntrs = x86_allowed_counters(core, event->hw.config);
+
+	if (event->hw.flags & X86_EVENT_FLAG_PEBS)
+		cntrs &= core->precise_cntrs;
+	return cntrs;
+}
+
 /* take one counter of @avail: a fixed one when possible, else the lowest */
 static int x86_pick(u64 avail)
 {
@@ -138,7 +158,7 @@ int x86_validate_group(struct perf_event *event)
 	if (ret < 0)
 		return ret;
 	if (ret)
-		allowed[n++] = x86_allowed_counters(core, leader->hw.config);
+		allowed[n++] = x86_event_counters(core, leader);
 
 	if (leader != event) {
 		for_each_sibling_event(m, leader) {
@@ -149,12 +169,11 @@ int x86_validate_group(struct perf_event *event)
 				continue;
 			if (n == X86_NR_IDX)
 				return -EINVAL;
-			allowed[n++] = x86_allowed_counters(core,
-							    m->hw.config);
+			allowed[n++] = x86_event_counters(core, m);
 		}
 		if (n == X86_NR_IDX)
 			return -EINVAL;
-		allowed[n++] = x86_allowed_counters(core, event->hw.config);
+		allowed[n++] = x86_event_counters(core, event);
 	}
 
 	return x86_assign(allowed, n, 0, idx) ? -EINVAL : 0;

@@ -94,9 +94,10 @@ static int x86_map_event(const struct x86_core *core,
  *
  * Context: process context (perf_event_open), may sleep.
  * Return: 0; -ENOENT for events that are not ours or not offered;
- * -EINVAL for bad encodings and groups that can never fit; -EOPNOTSUPP
- * for precise_ip (no PEBS) and for branch stacks the vendor's recorder
- * cannot give (the vendor's branch_init has the rules).
+ * -EINVAL for bad encodings, groups that can never fit and precise
+ * counting-only events; -EOPNOTSUPP for a precise_ip above the PMU's
+ * max_precise and for branch stacks the vendor's recorder cannot give
+ * (the vendor's branch_init has the rules).
  */
 int x86_event_init(struct perf_event *event)
 {
@@ -113,8 +114,11 @@ int x86_event_init(struct perf_event *event)
 	if (event->cpu >= 0 && !cpumask_test_cpu(event->cpu, &core->cpus))
 		return -ENOENT;
 
-	if (attr->precise_ip)
+	/* upstream's errnos: beyond what the PMU offers, then not sampling */
+	if (attr->precise_ip > core->max_precise)
 		return -EOPNOTSUPP;
+	if (attr->precise_ip && !is_sampling_event(event))
+		return -EINVAL;
 	if (has_branch_stack(event) && !core->ops->branch_init)
 		return -EOPNOTSUPP;
 
@@ -133,6 +137,11 @@ int x86_event_init(struct perf_event *event)
 		if (ret)
 			return ret;
 	}
+	if (attr->precise_ip) {
+		ret = core->ops->precise_init(event);
+		if (ret)
+			return ret;
+	}
 	if (has_branch_stack(event)) {
 		ret = core->ops->branch_init(event);
 		if (ret)
@@ -140,7 +149,7 @@ int x86_event_init(struct perf_event *event)
 	}
 
 	ret = -EINVAL;
-	if (!x86_allowed_counters(core, hwc->config))
+	if (!x86_event_counters(core, event))
 		goto fail;
 
 	/* the rdpmc policy in force when the event is created applies to it */

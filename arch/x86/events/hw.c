@@ -238,7 +238,7 @@ static int x86_repack(const struct x86_core *core, struct x86_cpu_pmu *cpuc,
 
 	for_each_set_bit(bit, (unsigned long *)&cpuc->used, X86_NR_IDX) {
 		ev[n] = cpuc->events[bit];
-		allowed[n] = x86_allowed_counters(core, ev[n]->hw.config);
+		allowed[n] = x86_event_counters(core, ev[n]);
 		n++;
 	}
 	if (n == X86_NR_IDX)
@@ -286,7 +286,7 @@ int x86_pmu_add(struct perf_event *event, int flags)
 	struct x86_core *core = x86_event_core(event);
 	struct x86_cpu_pmu *cpuc = x86_cpuc(core);
 	struct hw_perf_event *hwc = &event->hw;
-	u64 allowed = x86_allowed_counters(core, hwc->config);
+	u64 allowed = x86_event_counters(core, event);
 	int idx, ret;
 
 	lockdep_assert_irqs_disabled();

@@ -14,7 +14,9 @@
  *
  * Order of work: freeze the counters (so the members of a group are
  * sampled at one instant and nothing wraps while we look), read which
- * counters wrapped and clear that status, handle each, unfreeze, and
+ * counters wrapped and clear that status, turn the records a vendor's
+ * sampling hardware wrote (Intel PEBS) into samples, handle each
+ * wrapped counter, unfreeze, and
  * finally unmask LVTPC (Intel masks it when it delivers the PMI). Since
  * the counters are frozen from before the status is read until after it
  * is cleared, clearing it early loses no overflow.
@@ -70,7 +72,7 @@ static int x86_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 	const struct x86_core_ops *ops;
 	struct x86_cpu_pmu *cpuc;
 	unsigned long idx;
-	u64 start, wrapped;
+	u64 start, wrapped, cntrs;
 	int handled = 0;
 
 	/* a CPU not up yet, or that no core PMU serves, has no PMI of ours */
@@ -95,7 +97,11 @@ static int x86_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 	if (wrapped)
 		ops->ack(wrapped);
 
-	for_each_set_bit(idx, (unsigned long *)&wrapped, X86_NR_IDX)
+	/* the PEBS records first: they were taken before the PMI */
+	if (ops->drain)
+		handled += ops->drain(core, cpuc, wrapped, regs);
+	cntrs = wrapped & (core->gp | core->fixed);
+	for_each_set_bit(idx, (unsigned long *)&cntrs, X86_NR_IDX)
 		handled += x86_pmi_counter(cpuc, idx, regs);
 
 	if (!cpuc->frozen)

@@ -113,6 +113,12 @@ struct x86_constraint {
  * @branch_sample: put the branch stack in a sample of @event (PMI)
  * @branch_sched_in: a context switch on this CPU, before the incoming
  *	task's events arrive (while @branch_add holds perf_sched_cb_inc())
+ * @precise_init: accept a new event with attr.precise_ip (at most
+ *	@max_precise, already checked) and mark it X86_EVENT_FLAG_PEBS;
+ *	NULL when the PMU samples nothing precisely (max_precise 0)
+ * @drain: the PMI's turn for the samples the hardware recorded itself
+ *	(PEBS), with @status what @overflowed returned; returns how many
+ *	samples it handled. NULL without such a recorder
  *
  * All but @hw_config, @fixed_for and the @branch_init pair run on the CPU
  * concerned with interrupts off (or in NMI); those run at
@@ -136,10 +142,15 @@ struct x86_core_ops {
 	void (*branch_sample)(struct perf_event *event,
 			      struct perf_sample_data *data);
 	void (*branch_sched_in)(void);
+	int (*precise_init)(struct perf_event *event);
+	int (*drain)(struct x86_core *core, struct x86_cpu_pmu *cpuc,
+		     u64 status, struct pt_regs *regs);
 };
 
 /* hw.flags: the event records a branch stack (the vendor's recorder) */
 #define X86_EVENT_FLAG_LBR	BIT(0)
+/* hw.flags: the event samples precisely (attr.precise_ip; Intel PEBS) */
+#define X86_EVENT_FLAG_PEBS	BIT(1)
 
 /**
  * struct x86_core - one core PMU: the struct pmu, its hardware, its CPUs
@@ -174,6 +185,9 @@ struct x86_core_ops {
  * @arch_events_len: how many bits of it are defined (CPUID.0AH:EAX[31:24])
  * @branches: entries of the branch stack a sample can carry, 0 for none
  *	(sysfs caps/branches)
+ * @max_precise: the highest attr.precise_ip accepted (sysfs
+ *	caps/max_precise), 0 for none
+ * @precise_cntrs: the counters a precise event may use
  * @format: sysfs format/ attributes
  * @dev_name: the name the PMU is registered under ("cpu")
  * @type: the type it is registered with (PERF_TYPE_RAW, -1 for dynamic)
@@ -213,6 +227,8 @@ struct x86_core {
 	unsigned int			arch_events_absent;
 	unsigned int			arch_events_len;
 	unsigned int			branches;
+	unsigned int			max_precise;
+	u64				precise_cntrs;
 	struct attribute		**format;
 	const char			*dev_name;
 	int				type;
@@ -280,6 +296,7 @@ int amd_core_probe(struct x86_core *core);
 
 /* counters.c */
 u64 x86_allowed_counters(const struct x86_core *core, u64 config);
+u64 x86_event_counters(const struct x86_core *core, struct perf_event *event);
 int x86_assign(u64 *allowed, int n, u64 busy, int *idx);
 int x86_validate_group(struct perf_event *event);
 

@@ -7,7 +7,7 @@
  *  events/  the generic hardware events this CPU offers, spelled in that
  *           format, so that "cpu/instructions/" and perf list work;
  *  caps/    pmu_name (the model family the driver recognised),
- *           max_precise (0: no PEBS or IBS) and branches (the depth of
+ *           max_precise (0: no PEBS) and branches (the depth of
  *           the branch stack, where there is one);
  *  rdpmc    the user-space RDPMC policy (rdpmc.c), one for all PMUs;
  *  cpus     the CPUs of a PMU that serves one kind of core of a hybrid
@@ -131,8 +131,7 @@ static DEVICE_ATTR_RO(pmu_name);
 static ssize_t max_precise_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
-	/* precise_ip needs PEBS or IBS, which we do not drive */
-	return sysfs_emit(buf, "0\n");
+	return sysfs_emit(buf, "%u\n", x86_dev_core(dev)->max_precise);
 }
 static DEVICE_ATTR_RO(max_precise);
 

@@ -38,13 +38,17 @@
 /* CPUID.0AH:EDX: AnyThread is deprecated (the bit in selects is reserved) */
 #define INTEL_EDX_ANY_DEPRECATED	BIT(15)
 
-/* the four control bits of fixed counter i in IA32_FIXED_CTR_CTRL */
-#define INTEL_FIXED_FIELD(i)	(0xfULL << ((i) * INTEL_FIXED_BITS_STRIDE))
+/*
+ * The control bits of fixed counter i in IA32_FIXED_CTR_CTRL: its four
+ * low ones and its Adaptive_Record bit (32 + 4i, PEBS)
+ */
+#define INTEL_FIXED_FIELD(i)	((0xfULL | ICL_FIXED_0_ADAPTIVE) << \
+				 ((i) * INTEL_FIXED_BITS_STRIDE))
 
 /* x86_core.quirks: AnyThread is deprecated (CPUID.0AH:EDX[15]) */
 #define INTEL_QUIRK_NO_ANY	BIT(0)
 
-static DEFINE_PER_CPU(struct perf_guest_switch_msr, intel_guest_msrs);
+static DEFINE_PER_CPU(struct perf_guest_switch_msr, intel_guest_msrs[2]);
 
 /* raw AnyThread needs the right to watch the whole CPU (both threads) */
 static int intel_hw_config(struct perf_event *event)
@@ -109,14 +113,26 @@ static void intel_fixed_ctrl(struct x86_cpu_pmu *cpuc, int i, u64 bits)
 	} while (READ_ONCE(*shadow) != written);
 }
 
+/*
+ * A precise event's counter also gets its PEBS state (pebs.c): armed
+ * before the counter is enabled, disarmed after it stops, and with its
+ * Adaptive_Record bit when its records need more than the basic group.
+ */
 static void intel_program(struct perf_event *event, bool on)
 {
 	struct hw_perf_event *hwc = &event->hw;
+	bool pebs = hwc->flags & X86_EVENT_FLAG_PEBS;
+	bool adaptive = pebs && intel_pebs_adaptive(event);
 	u64 bits = 0;
 
+	if (pebs && on)
+		intel_pebs_program(event, true);
 	if (!X86_IS_FIXED(hwc->idx)) {
 		wrmsrl(hwc->config_base, hwc->config |
+		       (adaptive ? ICL_EVENTSEL_ADAPTIVE : 0) |
 		       (on ? ARCH_PERFMON_EVENTSEL_ENABLE : 0));
+		if (pebs && !on)
+			intel_pebs_program(event, false);
 		return;
 	}
 
@@ -130,26 +146,36 @@ static void intel_program(struct perf_event *event, bool on)
 			bits |= INTEL_FIXED_0_ANYTHREAD;
 		if (hwc->config & ARCH_PERFMON_EVENTSEL_INT)
 			bits |= INTEL_FIXED_0_ENABLE_PMI;
+		if (adaptive)
+			bits |= ICL_FIXED_0_ADAPTIVE;
 	}
 	intel_fixed_ctrl(x86_cpuc(x86_event_core(event)),
 			 hwc->idx - INTEL_PMC_IDX_FIXED, bits);
+	if (pebs && !on)
+		intel_pebs_program(event, false);
 }
 
 /*
  * The host's global enable: every counter that holds an event, except
  * events that count only while a guest runs (exclude_host); KVM swaps in
- * the guest's value at VM entry (perf_guest_get_msrs()).
+ * the guest's value at VM entry (perf_guest_get_msrs()). PEBS is armed
+ * before the counters run, so that no precise counter wraps without it.
  */
 static void intel_enable_all(struct x86_core *core, struct x86_cpu_pmu *cpuc)
 {
 	intel_lbr_enable();
+	intel_pebs_enable();
 	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, cpuc->used & ~cpuc->guest_only);
 }
 
-/* the LBR stops after the counters, so it ends with what they counted */
+/*
+ * The LBR and PEBS stop after the counters, so the LBR ends with what
+ * they counted and no record is left half armed.
+ */
 static void intel_disable_all(struct x86_core *core, struct x86_cpu_pmu *cpuc)
 {
 	wrmsrl(MSR_CORE_PERF_GLOBAL_CTRL, 0);
+	intel_pebs_disable();
 	intel_lbr_disable();
 }
 
@@ -158,6 +184,9 @@ static u64 intel_overflowed(struct x86_core *core, struct x86_cpu_pmu *cpuc)
 	u64 cntrs = core->gp | core->fixed;
 	u64 status;
 
+	/* a PEBS buffer at its threshold: pebs.c's drain serves it */
+	if (core->max_precise)
+		cntrs |= GLOBAL_STATUS_BUFFER_OVF;
 	rdmsrl(MSR_CORE_PERF_GLOBAL_STATUS, status);
 	/* bits we never asked for (buffers, tracing): clear and ignore */
 	if (status & ~cntrs)
@@ -190,6 +219,7 @@ static void intel_reset_cpu(struct x86_core *core)
 	}
 	if (!core->gated)
 		wrmsrl(MSR_CORE_PERF_GLOBAL_OVF_CTRL, core->gp | core->fixed);
+	intel_pebs_reset_cpu();
 }
 
 static const struct x86_core_ops intel_ops = {
@@ -207,6 +237,8 @@ static const struct x86_core_ops intel_ops = {
 	.branch_del	= intel_lbr_del,
 	.branch_sample	= intel_lbr_sample,
 	.branch_sched_in = intel_lbr_sched_in,
+	.precise_init	= intel_pebs_init,
+	.drain		= intel_pebs_drain,
 };
 
 /* version 1: no global registers, no fixed counters, no LBR we drive */
@@ -225,9 +257,10 @@ static const struct x86_core_ops intel_v1_ops = {
  * @nr: out: the number of entries
  * @data: KVM's vPMU (unused: the guest's own counters are perf events)
  *
- * One entry, IA32_PERF_GLOBAL_CTRL: in the host the counters of events
- * that exclude the host are off, in the guest those of events that
- * exclude guests.
+ * IA32_PERF_GLOBAL_CTRL: in the host the counters of events that exclude
+ * the host are off, in the guest those of events that exclude guests.
+ * With PEBS, IA32_PEBS_ENABLE too: off in the guest, whose records would
+ * land in the host's buffer.
  *
  * The core PMU of this CPU answers, from its counters on this CPU.
  *
@@ -236,7 +269,7 @@ static const struct x86_core_ops intel_v1_ops = {
  */
 struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
 {
-	struct perf_guest_switch_msr *arr = this_cpu_ptr(&intel_guest_msrs);
+	struct perf_guest_switch_msr *arr = this_cpu_ptr(&intel_guest_msrs[0]);
 	struct x86_core *core = this_cpu_read(x86_cpu_core);
 	struct x86_cpu_pmu *cpuc;
 
@@ -249,6 +282,12 @@ struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
 	arr->host = cpuc->used & ~cpuc->guest_only;
 	arr->guest = cpuc->used & ~cpuc->host_only;
 	*nr = 1;
+	if (intel_pebs_present()) {
+		arr[1].msr = MSR_IA32_PEBS_ENABLE;
+		arr[1].host = intel_pebs_guest_enable();
+		arr[1].guest = 0;
+		*nr = 2;
+	}
 	return arr;
 }
 EXPORT_SYMBOL_GPL(perf_guest_get_msrs);
@@ -371,7 +410,9 @@ int __init intel_core_probe(struct x86_core *core)
 
 	intel_hw_map(core, ebx, eax.split.mask_length);
 	intel_model_tables(core);
-	if (!core->gated)
+	if (!core->gated) {
 		intel_lbr_probe(core);
+		intel_pebs_probe(core, caps);
+	}
 	return 0;
 }

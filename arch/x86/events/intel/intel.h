@@ -76,4 +76,21 @@ void intel_lbr_disable(void);
 void intel_lbr_sched_in(void);
 void intel_lbr_sample(struct perf_event *event, struct perf_sample_data *data);
 
+/* ds.c */
+struct debug_store;
+void intel_ds_load(struct debug_store *cea_ds);
+
+/* pebs.c */
+void intel_pebs_probe(struct x86_core *core, u64 caps);
+bool intel_pebs_present(void);
+int intel_pebs_init(struct perf_event *event);
+void intel_pebs_program(struct perf_event *event, bool on);
+bool intel_pebs_adaptive(struct perf_event *event);
+void intel_pebs_enable(void);
+void intel_pebs_disable(void);
+u64 intel_pebs_guest_enable(void);
+void intel_pebs_reset_cpu(void);
+int intel_pebs_drain(struct x86_core *core, struct x86_cpu_pmu *cpuc,
+		     u64 status, struct pt_regs *iregs);
+
 #endif /* _ARCH_X86_EVENTS_INTEL_INTEL_H */

@@ -1,0 +1,677 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * x86 perf_events, Intel: precise samples from PEBS (SDM vol. 3B,
+ * "Processor Event Based Sampling").
+ *
+ * A counter whose bit is set in IA32_PEBS_ENABLE does not interrupt when
+ * it wraps: a microcode assist writes a record into a buffer the DS save
+ * area (ds.c) describes, reloads the counter from the DS area's reset
+ * value for it, and raises the PMI, with IA32_PERF_GLOBAL_STATUS.OvfBuf,
+ * only once the buffer's index reaches the interrupt threshold. The
+ * record names the instruction that made the counter wrap (the eventing
+ * IP), which is what precise_ip asks for.
+ *
+ * We drive one record format: 4 with PEBS_BASELINE (Ice Lake and later),
+ * where every counter can sample precisely and a record is built of
+ * groups, chosen for the whole CPU by MSR_PEBS_DATA_CFG and written for
+ * a counter only when its Adaptive_Record bit is set: the basic group
+ * (format and size, eventing IP, the counters the record is for, TSC),
+ * memory info, general registers, XMM registers, LBR entries. Other
+ * formats leave precise_ip refused.
+ *
+ * An event with a branch stack gets it from the record's LBR group, the
+ * Arch LBR entries at the record (lbr.c sets up the recording), rather
+ * than from the LBR MSRs at the PMI.
+ *
+ * Levels (upstream's ABI): precise_ip 2 gives the eventing IP with
+ * PERF_RECORD_MISC_EXACT_IP; 1 gives the IP of the record's register
+ * group, the instruction after the eventing one, without the flag. Both
+ * are "constant skid". There is no 3: that needs the hardware's precise
+ * distribution, which the parts we drive do not enumerate.
+ *
+ * One record per PMI: the interrupt threshold is one record past the
+ * buffer's base, so each sample still has its own PMI, as the core's
+ * throttling, event limits and overflow signals expect; the rest of the
+ * 64 KiB buffer is slack for records written while the PMI is pending.
+ * The counter's reload keeps the count exact: each record says the
+ * counter ran from where we last saw it to the wrap and restarted at the
+ * reset value we gave it (pebs_wrapped()).
+ *
+ * Buffers. The CPU writes records at linear addresses while whatever page
+ * tables are loaded, user ones under PTI included, so the DS area and the
+ * buffer are reached through the CPU entry area, which every page table
+ * maps: the DS area is mapped there at boot (cpu_entry_area.c), the
+ * buffer is allocated when the CPU is prepared and mapped into its slot
+ * (cpu_debug_buffers.pebs_buffer). A CPU that goes offline keeps its
+ * buffer for when it returns; one whose buffer cannot be allocated does
+ * not come online (-ENOMEM from the prepare step).
+ *
+ * Context: pebs_prepare() and the init run in process context; all else
+ * on the CPU concerned with interrupts off, the PMI's part in NMI. The
+ * per-CPU state is changed by the counters' program op (under the
+ * context lock, or in the PMI when it stops a throttled event) and read
+ * by the global enable, which both paths call with the PMU disabled.
+ */
+
+#define pr_fmt(fmt) "perf: x86: " fmt
+
+#include <linux/bitfield.h>
+#include <linux/cpuhotplug.h>
+#include <linux/gfp.h>
+#include <linux/io.h>
+#include <linux/mm.h>
+#include <linux/lockdep.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+
+#include <asm/cpu_entry_area.h>
+#include <asm/cpufeature.h>
+#include <asm/intel_ds.h>
+#include <asm/msr.h>
+#include <asm/perf_event.h>
+#include <asm/processor.h>
+#include <asm/ptrace.h>
+
+#include "../pmu.h"
+#include "intel.h"
+
+/* the counters IA32_PEBS_ENABLE has bits for under PEBS_BASELINE */
+#define PEBS_GP_CNTRS		GENMASK_ULL(MAX_PEBS_EVENTS_FMT4 - 1, 0)
+#define PEBS_FIXED_CNTRS	GENMASK_ULL(INTEL_PMC_IDX_FIXED + \
+					    MAX_FIXED_PEBS_EVENTS - 1, \
+					    INTEL_PMC_IDX_FIXED)
+
+/* MSR_PEBS_DATA_CFG (and the record's groups): LBR entries minus 1 */
+#define PEBS_DATACFG_LBR_NR	GENMASK_ULL(31, 24)
+
+/* the record's first word: its groups (bits 47:0), its size (63:48) */
+#define PEBS_REC_GROUPS		GENMASK_ULL(47, 0)
+#define PEBS_REC_SIZE		GENMASK_ULL(63, 48)
+
+/* the sample fields the memory info group gives */
+#define PEBS_MEM_SAMPLE		(PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC | \
+				 PERF_SAMPLE_WEIGHT | \
+				 PERF_SAMPLE_WEIGHT_STRUCT | \
+				 PERF_SAMPLE_TRANSACTION)
+
+/* the most LBR entries a record's LBR group holds */
+#define PEBS_MAX_LBRS		32
+
+/* what the probe found; max_precise 0 while PEBS is off */
+static struct {
+	unsigned int	max_precise;
+	u64		cntrs;		/* counters with a PEBS_ENABLE bit */
+	unsigned int	lbrs;		/* entries of the LBR group, 0: none */
+	bool		mispred;	/* LBR_INFO.MISPRED (CPUID.1CH) */
+	bool		timed;		/* LBR_INFO.CYC_CNT */
+	bool		br_type;	/* LBR_INFO.BR_TYPE */
+} pebs __ro_after_init;
+
+/* one entry of the record's LBR group, as IA32_LBR_x_* hold it */
+struct pebs_lbr {
+	u64	from, to, info;
+};
+
+/*
+ * Where a sample's branch stack from a record is built, one per CPU: the
+ * PMI is the only user and does not nest. @types holds each entry's
+ * LBR_INFO type for the filter; the stack's flexible entries[] is the
+ * room @entries gives it, which directly follows it.
+ */
+struct pebs_brs {
+	u8				types[PEBS_MAX_LBRS];
+	struct perf_branch_stack	stack;
+	struct perf_branch_entry	entries[PEBS_MAX_LBRS];
+};
+
+static DEFINE_PER_CPU(struct pebs_brs, pebs_brs);
+
+/**
+ * struct pebs_cpu - one CPU's PEBS
+ * @buf: its buffer, at the kernel's address (the CPU writes it at the
+ *	entry area's)
+ * @enable: PEBS_ENABLE bits of the counters counting precise events
+ * @groups: MSR_PEBS_DATA_CFG bits each of those events needs, by counter
+ * @msr_enable: what IA32_PEBS_ENABLE holds
+ * @msr_cfg: what MSR_PEBS_DATA_CFG holds
+ */
+struct pebs_cpu {
+	void	*buf;
+	u64	enable;
+	u64	groups[X86_NR_IDX];
+	u64	msr_enable;
+	u64	msr_cfg;
+};
+
+static DEFINE_PER_CPU(struct pebs_cpu, pebs_cpu);
+
+/* the DS area's slot of a counter's reset value */
+static unsigned int pebs_reset_slot(int idx)
+{
+	if (X86_IS_FIXED(idx))
+		return MAX_PEBS_EVENTS_FMT4 + idx - INTEL_PMC_IDX_FIXED;
+	return idx;
+}
+
+/* where the CPU sees this CPU's DS area and buffer */
+static struct debug_store *pebs_cea_ds(int cpu)
+{
+	return &get_cpu_entry_area(cpu)->cpu_debug_store;
+}
+
+static void *pebs_cea_buf(int cpu)
+{
+	return get_cpu_entry_area(cpu)->cpu_debug_buffers.pebs_buffer;
+}
+
+/*
+ * CPUHP_PERF_X86_PREPARE: a CPU is about to come up; give it a buffer
+ * and map it where the CPU will write it. Process context, on another
+ * CPU. A buffer, once mapped, stays with its CPU.
+ */
+static int pebs_prepare(unsigned int cpu)
+{
+	struct pebs_cpu *pc = per_cpu_ptr(&pebs_cpu, cpu);
+	void *cea = pebs_cea_buf(cpu);
+	struct page *page;
+	unsigned int i;
+	phys_addr_t pa;
+
+	if (pc->buf)
+		return 0;
+	page = alloc_pages_node(cpu_to_node(cpu), GFP_KERNEL | __GFP_ZERO,
+				get_order(PEBS_BUFFER_SIZE));
+	if (!page)
+		return -ENOMEM;
+	pa = page_to_phys(page);
+	for (i = 0; i < PEBS_BUFFER_SIZE; i += PAGE_SIZE)
+		cea_set_pte(cea + i, pa + i, PAGE_KERNEL);
+	pc->buf = page_address(page);
+	return 0;
+}
+
+/* the groups beyond the basic one that @event's samples need */
+static u64 pebs_groups_for(struct perf_event *event)
+{
+	u64 type = event->attr.sample_type;
+	u64 groups = 0;
+
+	if (type & PEBS_MEM_SAMPLE)
+		groups |= PEBS_DATACFG_MEMINFO;
+	/* precise_ip 1 reports the IP of the register group */
+	if ((type & (PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_REGS_USER)) ||
+	    event->attr.precise_ip < 2)
+		groups |= PEBS_DATACFG_GP;
+	/* the stack at the record, rather than at the PMI */
+	if (has_branch_stack(event) && pebs.lbrs)
+		groups |= PEBS_DATACFG_LBRS |
+			  (u64)(pebs.lbrs - 1) << PEBS_DATACFG_LBR_SHIFT;
+	return groups;
+}
+
+/**
+ * intel_pebs_init - accept a new precise event
+ * @event: an event of the core PMU with 0 < precise_ip <= max_precise,
+ *	sampling
+ *
+ * Any event may be precise (PEBS_BASELINE); only the counters with a
+ * PEBS_ENABLE bit take it, which x86_event_counters() applies.
+ *
+ * Context: perf_event_open(), may sleep.
+ * Return: 0.
+ */
+int intel_pebs_init(struct perf_event *event)
+{
+	event->hw.flags |= X86_EVENT_FLAG_PEBS;
+	event->hw.extra_reg.config = pebs_groups_for(event);
+	return 0;
+}
+
+/**
+ * intel_pebs_program - arm or disarm PEBS on a precise event's counter
+ * @event: the precise event, on its counter (hw.idx)
+ * @on: arming, the counter's period just set (x86_set_period())
+ *
+ * The reset value is the whole sample period, which the assist reloads at
+ * each record; the first period is what x86_set_period() wrote. The
+ * MSRs follow at the next global enable (intel_pebs_enable()).
+ *
+ * Context: the counter's CPU, interrupts off or in NMI, with the counter
+ * stopped or the PMU disabled.
+ */
+void intel_pebs_program(struct perf_event *event, bool on)
+{
+	struct x86_core *core = x86_event_core(event);
+	struct pebs_cpu *pc = this_cpu_ptr(&pebs_cpu);
+	struct hw_perf_event *hwc = &event->hw;
+	struct debug_store *ds = this_cpu_ptr(&cpu_debug_store);
+	u64 period = clamp_t(u64, hwc->sample_period, 2, core->max_period);
+	int idx = hwc->idx;
+
+	lockdep_assert_irqs_disabled();
+	if (!on) {
+		pc->enable &= ~BIT_ULL(idx);
+		return;
+	}
+	ds->pebs_event_reset[pebs_reset_slot(idx)] =
+		(u64)(-period) & x86_cntr_mask(core, idx);
+	pc->groups[idx] = hwc->extra_reg.config;
+	pc->enable |= BIT_ULL(idx);
+}
+
+/**
+ * intel_pebs_adaptive - whether @event's records need groups beyond basic
+ * @event: a precise event
+ *
+ * The counter's Adaptive_Record bit is set when they do.
+ */
+bool intel_pebs_adaptive(struct perf_event *event)
+{
+	return event->hw.extra_reg.config;
+}
+
+/**
+ * intel_pebs_enable - PEBS on for the counters about to be enabled
+ *
+ * Part of the global enable, before IA32_PERF_GLOBAL_CTRL: the groups the
+ * CPU's precise events need, and their PEBS_ENABLE bits. Each MSR is
+ * written only when it changes.
+ *
+ * Context: this CPU, interrupts off or NMI, the counters stopped.
+ */
+void intel_pebs_enable(void)
+{
+	struct pebs_cpu *pc = this_cpu_ptr(&pebs_cpu);
+	unsigned long idx;
+	u64 cfg = 0;
+
+	if (!pebs.max_precise)
+		return;
+	for_each_set_bit(idx, (unsigned long *)&pc->enable, X86_NR_IDX)
+		cfg |= pc->groups[idx];
+	if (cfg != pc->msr_cfg) {
+		wrmsrl(MSR_PEBS_DATA_CFG, cfg);
+		pc->msr_cfg = cfg;
+	}
+	if (pc->enable != pc->msr_enable) {
+		wrmsrl(MSR_IA32_PEBS_ENABLE, pc->enable);
+		pc->msr_enable = pc->enable;
+	}
+}
+
+/**
+ * intel_pebs_disable - PEBS off
+ *
+ * Part of the global disable, after IA32_PERF_GLOBAL_CTRL: nothing can
+ * write a record until the next intel_pebs_enable().
+ *
+ * Context: as intel_pebs_enable().
+ */
+void intel_pebs_disable(void)
+{
+	struct pebs_cpu *pc = this_cpu_ptr(&pebs_cpu);
+
+	if (pc->msr_enable) {
+		wrmsrl(MSR_IA32_PEBS_ENABLE, 0);
+		pc->msr_enable = 0;
+	}
+}
+
+/**
+ * intel_pebs_guest_enable - PEBS_ENABLE as the host wants it
+ *
+ * For KVM's MSR switch: a guest never runs with the host's PEBS, whose
+ * records would land in the host's buffer with the guest's IPs.
+ *
+ * Context: this CPU, interrupts off.
+ * Return: the host's IA32_PEBS_ENABLE when PEBS exists, else 0.
+ */
+u64 intel_pebs_guest_enable(void)
+{
+	return this_cpu_read(pebs_cpu.enable);
+}
+
+/**
+ * intel_pebs_present - whether the CPU has the PEBS we drive
+ */
+bool intel_pebs_present(void)
+{
+	return pebs.max_precise;
+}
+
+/**
+ * intel_pebs_reset_cpu - this CPU's DS area and PEBS in a known state
+ *
+ * Points IA32_DS_AREA at the entry area's view of the DS area, the
+ * buffer empty, its threshold one record in; PEBS off.
+ *
+ * Context: the CPU coming up or going down, interrupts off.
+ */
+void intel_pebs_reset_cpu(void)
+{
+	struct pebs_cpu *pc = this_cpu_ptr(&pebs_cpu);
+	struct debug_store *ds = this_cpu_ptr(&cpu_debug_store);
+	int cpu = smp_processor_id();
+	u64 base = (unsigned long)pebs_cea_buf(cpu);
+
+	lockdep_assert_irqs_disabled();
+	if (!pebs.max_precise)
+		return;
+	wrmsrl(MSR_IA32_PEBS_ENABLE, 0);
+	wrmsrl(MSR_PEBS_DATA_CFG, 0);
+	pc->enable = 0;
+	pc->msr_enable = 0;
+	pc->msr_cfg = 0;
+	memset(ds, 0, sizeof(*ds));
+	ds->pebs_buffer_base = base;
+	ds->pebs_index = base;
+	ds->pebs_absolute_maximum = base + PEBS_BUFFER_SIZE;
+	ds->pebs_interrupt_threshold = base + sizeof(struct pebs_basic);
+	intel_ds_load(pebs_cea_ds(cpu));
+}
+
+/*
+ * The record says @event's counter wrapped and was reloaded with the
+ * DS area's reset value: count what it counted up to the wrap, and go on
+ * from the reset value. The sample period ends there.
+ */
+static void pebs_wrapped(struct x86_core *core, struct perf_event *event,
+			 struct debug_store *ds)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	int idx = hwc->idx;
+	u64 mask = x86_cntr_mask(core, idx);
+	u64 reset = ds->pebs_event_reset[pebs_reset_slot(idx)];
+	u64 delta;
+
+	delta = -local64_read(&hwc->prev_count) & mask;
+	local64_add(delta, &event->count);
+	local64_sub(delta, &hwc->period_left);
+	local64_set(&hwc->prev_count,
+		    (u64)sign_extend64(reset, x86_cntr_width(core, idx) - 1));
+}
+
+/* a pt_regs member as an index into the struct, read as an array */
+#define PT_SLOT(r)	(offsetof(struct pt_regs, r) / sizeof(unsigned long))
+
+/*
+ * Where each of the GPR group's registers from RAX on goes in a pt_regs,
+ * in the record's order (RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8-R15).
+ */
+static const u8 pebs_gpr_slot[] = {
+	PT_SLOT(ax), PT_SLOT(cx), PT_SLOT(dx), PT_SLOT(bx),
+	PT_SLOT(sp), PT_SLOT(bp), PT_SLOT(si), PT_SLOT(di),
+	PT_SLOT(r8), PT_SLOT(r9), PT_SLOT(r10), PT_SLOT(r11),
+	PT_SLOT(r12), PT_SLOT(r13), PT_SLOT(r14), PT_SLOT(r15),
+};
+
+/*
+ * The registers of a sample from its record: the PMI's, with the IP the
+ * precise level asks for and the general registers of the record when it
+ * has them. The code segment follows the IP, as the PMI may have come in
+ * at another privilege level than the eventing instruction ran at.
+ */
+static void pebs_regs(struct perf_event *event, struct pt_regs *regs,
+		      const struct pebs_basic *basic,
+		      const struct pebs_gprs *gprs)
+{
+	unsigned long *slots = (unsigned long *)regs;
+	const u64 *vals;
+	u64 ip = basic->ip;
+	unsigned int i;
+
+	BUILD_BUG_ON(ARRAY_SIZE(pebs_gpr_slot) !=
+		     sizeof(*gprs) / sizeof(u64) - 2);
+	if (gprs) {
+		regs->flags = gprs->flags;
+		vals = &gprs->ax;
+		for (i = 0; i < ARRAY_SIZE(pebs_gpr_slot); i++)
+			slots[pebs_gpr_slot[i]] = vals[i];
+	}
+	if (event->attr.precise_ip < 2 && gprs) {
+		ip = gprs->ip;
+		regs->flags &= ~PERF_EFLAGS_EXACT;
+	} else {
+		regs->flags |= PERF_EFLAGS_EXACT;
+	}
+	regs->ip = ip;
+	regs->cs = ip >= TASK_SIZE_MAX ? __KERNEL_CS : __USER_CS;
+}
+
+/*
+ * The branch stack of a sample from the record's LBR group of @nr
+ * entries at @lbrs, youngest first, up to the first empty one, and only
+ * the branches @event selects (lbr_filter.c), as intel_lbr_sample()
+ * gives it from the LBR MSRs.
+ */
+static void pebs_brstack(struct perf_event *event,
+			 struct perf_sample_data *data,
+			 const struct pebs_lbr *lbrs, unsigned int nr)
+{
+	struct pebs_brs *buf = this_cpu_ptr(&pebs_brs);
+	struct perf_branch_stack *bs = &buf->stack;
+	struct perf_branch_entry *e;
+	unsigned int i;
+	u64 info;
+
+	BUILD_BUG_ON(offsetof(struct pebs_brs, entries) !=
+		     offsetof(struct pebs_brs, stack.entries));
+	nr = min(nr, PEBS_MAX_LBRS);
+	for (i = 0; i < nr && lbrs[i].from; i++) {
+		info = lbrs[i].info;
+		e = &bs->entries[i];
+		*e = (struct perf_branch_entry) {
+			.from		= lbrs[i].from,
+			.to		= lbrs[i].to,
+			.mispred	= pebs.mispred &&
+					  (info & LBR_INFO_MISPRED),
+			.in_tx		= !!(info & LBR_INFO_IN_TX),
+			.abort		= !!(info & LBR_INFO_ABORT),
+			.spec		= PERF_BR_SPEC_NA,
+		};
+		e->predicted = !e->mispred;
+		if (pebs.timed && (info & LBR_INFO_CYC_CNT_VALID))
+			e->cycles = info & LBR_INFO_CYCLES;
+		buf->types[i] = pebs.br_type ?
+				FIELD_GET(LBR_INFO_BR_TYPE, info) : U8_MAX;
+	}
+	bs->nr = i;
+	bs->hw_idx = 0;
+	intel_lbr_filter(bs, buf->types,
+			 intel_lbr_wanted(event->attr.branch_sample_type));
+	perf_sample_save_brstack(data, event, bs, NULL);
+}
+
+/*
+ * One sample of @event from the record at @rec, whose groups are
+ * @groups and size @size. Returns whether perf_event_overflow() wants
+ * the event stopped.
+ */
+static bool pebs_sample(struct perf_event *event, const void *rec,
+			u64 groups, struct pt_regs *iregs)
+{
+	const struct pebs_basic *basic = rec;
+	const struct pebs_meminfo *mem = NULL;
+	const struct pebs_gprs *gprs = NULL;
+	struct hw_perf_event *hwc = &event->hw;
+	u64 type = event->attr.sample_type;
+	struct perf_sample_data data;
+	const void *next = basic + 1;
+	struct pt_regs regs = *iregs;
+
+	if (groups & PEBS_DATACFG_MEMINFO) {
+		mem = next;
+		next = mem + 1;
+	}
+	if (groups & PEBS_DATACFG_GP) {
+		gprs = next;
+		next = gprs + 1;
+	}
+	if (groups & PEBS_DATACFG_XMMS)
+		next += sizeof(struct pebs_xmm);
+
+	perf_sample_data_init(&data, 0, hwc->last_period);
+	pebs_regs(event, &regs, basic, gprs);
+	if (mem) {
+		if (type & PERF_SAMPLE_ADDR) {
+			data.addr = mem->address;
+			data.sample_flags |= PERF_SAMPLE_ADDR;
+		}
+		if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+			data.weight.full = mem->mem_latency;
+			data.sample_flags |= type & (PERF_SAMPLE_WEIGHT |
+						     PERF_SAMPLE_WEIGHT_STRUCT);
+		}
+	}
+	if (hwc->flags & X86_EVENT_FLAG_LBR) {
+		if (groups & PEBS_DATACFG_LBRS)
+			pebs_brstack(event, &data, next,
+				     FIELD_GET(PEBS_DATACFG_LBR_NR, groups) + 1);
+		else
+			x86_event_core(event)->ops->branch_sample(event, &data);
+	}
+	return perf_event_overflow(event, &data, &regs);
+}
+
+/* a record's groups and size, or false for one that is not whole */
+static bool pebs_record(const void *rec, u64 left, u64 *groups, u64 *size)
+{
+	u64 word;
+
+	if (left < sizeof(struct pebs_basic))
+		return false;
+	word = *(const u64 *)rec;
+	*groups = FIELD_GET(PEBS_REC_GROUPS, word);
+	*size = FIELD_GET(PEBS_REC_SIZE, word);
+	return *size >= sizeof(struct pebs_basic) && *size <= left;
+}
+
+/**
+ * intel_pebs_drain - turn the buffer's records into samples
+ * @core: this CPU's core PMU
+ * @cpuc: its counters here
+ * @status: what the PMI found in IA32_PERF_GLOBAL_STATUS
+ * @iregs: the registers the PMI interrupted
+ *
+ * Every record, and in it every counter it applies to whose event is
+ * still precise and running here, gives that event one sample. Records
+ * are read whenever the buffer holds any, OvfBuf or not: a record whose
+ * PMI we already served with another overflow's is still a sample. The
+ * buffer is empty afterwards, and each event that had records starts its
+ * next period on its counter as x86_set_period() programs it.
+ *
+ * Context: the PMI (NMI), the counters frozen; no locks.
+ * Return: the number of samples taken, at least 1 when OvfBuf was set.
+ */
+int intel_pebs_drain(struct x86_core *core, struct x86_cpu_pmu *cpuc,
+		     u64 status, struct pt_regs *iregs)
+{
+	struct debug_store *ds = this_cpu_ptr(&cpu_debug_store);
+	struct pebs_cpu *pc = this_cpu_ptr(&pebs_cpu);
+	u64 len, off, groups, size, cntrs, seen = 0;
+	struct perf_event *event;
+	unsigned long idx;
+	int n = 0;
+
+	if (!pebs.max_precise)
+		return 0;
+	len = ds->pebs_index - ds->pebs_buffer_base;
+	if (len > PEBS_BUFFER_SIZE)
+		len = 0;
+	for (off = 0; pebs_record(pc->buf + off, len - off, &groups, &size);
+	     off += size) {
+		const struct pebs_basic *basic = pc->buf + off;
+
+		cntrs = basic->applicable_counters & pebs.cntrs;
+		for_each_set_bit(idx, (unsigned long *)&cntrs, X86_NR_IDX) {
+			event = cpuc->events[idx];
+			if (!event || !(event->hw.flags & X86_EVENT_FLAG_PEBS) ||
+			    (event->hw.state & PERF_HES_STOPPED))
+				continue;
+			pebs_wrapped(core, event, ds);
+			seen |= BIT_ULL(idx);
+			n++;
+			if (!perf_hw_period_advance(&event->hw))
+				continue;
+			if (pebs_sample(event, basic, groups, iregs))
+				x86_pmu_stop(event, 0);
+		}
+	}
+	ds->pebs_index = ds->pebs_buffer_base;
+
+	/* fold in what counted since the reload and set the next period */
+	for_each_set_bit(idx, (unsigned long *)&seen, X86_NR_IDX) {
+		event = cpuc->events[idx];
+		if (event->hw.state & PERF_HES_STOPPED)
+			continue;
+		x86_event_update(event);
+		x86_set_period(event);
+		intel_pebs_program(event, true);
+	}
+	if (!n && (status & GLOBAL_STATUS_BUFFER_OVF))
+		n = 1;
+	return n;
+}
+
+/**
+ * intel_pebs_probe - find PEBS with the record format we drive
+ * @core: the PMU; max_precise and precise_cntrs on success
+ * @caps: IA32_PERF_CAPABILITIES
+ *
+ * Needs the DS area (DS, with DTES64 for its 64-bit layout), PEBS not
+ * marked unavailable (IA32_MISC_ENABLE, X86_FEATURE_PEBS), record
+ * format 4 with PEBS_BASELINE, and a buffer for every CPU up. Which
+ * counters have a PEBS_ENABLE bit is asked of the MSR itself.
+ *
+ * Context: boot CPU, at early_initcall, before the CPUs' starting step.
+ */
+void __init intel_pebs_probe(struct x86_core *core, u64 caps)
+{
+	u64 cntrs = 0, want, bit;
+	unsigned long idx;
+	int ret;
+
+	if (!boot_cpu_has(X86_FEATURE_DS) || !boot_cpu_has(X86_FEATURE_DTES64) ||
+	    !boot_cpu_has(X86_FEATURE_PEBS))
+		return;
+	if (FIELD_GET(PERF_CAP_PEBS_FORMAT, caps) != 4 ||
+	    !(caps & PERF_CAP_PEBS_BASELINE)) {
+		pr_info("PEBS record format %u%s: not driven, no precise_ip\n",
+			(unsigned int)FIELD_GET(PERF_CAP_PEBS_FORMAT, caps),
+			caps & PERF_CAP_PEBS_BASELINE ? "" : " without baseline");
+		return;
+	}
+
+	want = (core->gp & PEBS_GP_CNTRS) | (core->fixed & PEBS_FIXED_CNTRS);
+	for_each_set_bit(idx, (unsigned long *)&want, X86_NR_IDX) {
+		bit = BIT_ULL(idx);
+		if (!wrmsrl_safe(MSR_IA32_PEBS_ENABLE, bit))
+			cntrs |= bit;
+	}
+	wrmsrl_safe(MSR_IA32_PEBS_ENABLE, 0);
+	if (!cntrs)
+		return;
+
+	ret = cpuhp_setup_state(CPUHP_PERF_X86_PREPARE, "perf/x86/pebs:prepare",
+				pebs_prepare, NULL);
+	if (ret < 0) {
+		pr_warn("no PEBS buffers (%d): no precise_ip\n", ret);
+		return;
+	}
+	pebs.cntrs = cntrs;
+	/* the record's LBR group copies Arch LBR, as deep as perf reads it */
+	if (core->branches) {
+		unsigned int eax, ebx, ecx, edx;
+
+		cpuid(0x1c, &eax, &ebx, &ecx, &edx);
+		pebs.mispred = ecx & BIT(0);
+		pebs.timed = ecx & BIT(1);
+		pebs.br_type = ecx & BIT(2);
+		pebs.lbrs = min(core->branches, PEBS_MAX_LBRS);
+	}
+	/* constant skid (1) and the eventing IP (2), as upstream counts */
+	pebs.max_precise = 2;
+	core->max_precise = pebs.max_precise;
+	core->precise_cntrs = cntrs;
+	pr_info("PEBS record format 4, baseline, counters %#llx\n", cntrs);
+}
