@@ -23,13 +23,17 @@
 # brstack (perf record -b: the branch stacks perf script prints are
 # mostly hotspot loops' own back edges), lbr_callchain (perf record
 # --call-graph lbr: the LBR call stacks of the hot samples reach main).
+# precise (perf record -e instructions:upp: PEBS samples, every one with
+# the exact-IP bit in its header and nearly all in the hotspot loops)
+# needs PEBS (pebs in /proc/cpuinfo: the Intel model, rig/qemu patch 13)
+# and is skipped without it.
 # The last two need an LBR (arch_lbr in /proc/cpuinfo: the Intel model,
 # rig/qemu patch 12) and are skipped without one.
 #
 # Without a host share or without perf on the host every test is
 # reported as skipped, never failed.
 SECS=${1:-5}
-TESTS="record report order script callchain top branches brstack lbr_callchain"
+TESTS="record report order script callchain top branches precise brstack lbr_callchain"
 # result, skip_all and the host share's mount (rig/guest/hostperf.sh)
 . /tests/hostperf.sh
 tap_plan
@@ -129,13 +133,40 @@ else
 	result not-ok branches "branches '$br', misses '$miss', instructions '$ins'"
 fi
 
+# 8. perf record -e instructions:upp: precise samples (PEBS). perf
+# report -D prints each sample's header.misc, in which 0x4000 is
+# PERF_RECORD_MISC_EXACT_IP; perf script the symbol of each IP.
+precise() {
+	hp record -N -e instructions:upp -c 100003 -o /tmp/pebs.data \
+		/tmp/hotspots 1 > /tmp/pebs.log 2>&1 || return 1
+	hp script -i /tmp/pebs.data -F ip,sym > /tmp/pebs.txt 2>/dev/null
+	hp report -i /tmp/pebs.data -D 2>/dev/null |
+		grep 'PERF_RECORD_SAMPLE(' > /tmp/pebs.raw
+	total=$(grep -c . /tmp/pebs.txt)
+	hot=$(grep -c 'hotspot_\(major\|minor\)' /tmp/pebs.txt)
+	raw=$(grep -c . /tmp/pebs.raw)
+	exact=$(grep -c '(IP, 0x[4-7][0-9a-f][0-9a-f][0-9a-f])' /tmp/pebs.raw)
+	echo "# precise: $hot of $total samples in hotspot_*, $exact of $raw exact"
+	[ "$total" -gt 0 ] && [ "$raw" = "$total" ] && [ "$exact" = "$raw" ] &&
+		[ $((hot * 100)) -ge $((total * 90)) ]
+}
+if ! grep -q ' pebs' /proc/cpuinfo; then
+	result ok precise "SKIP no PEBS on this CPU"
+elif precise; then
+	result ok precise
+else
+	result not-ok precise "see the counts above"
+	tail -3 /tmp/pebs.log | sed 's/^/# /'
+	head -3 /tmp/pebs.raw | sed 's/^/# /'
+fi
+
 if ! grep -q ' arch_lbr' /proc/cpuinfo; then
 	result ok brstack "SKIP no LBR on this CPU"
 	result ok lbr_callchain "SKIP no LBR on this CPU"
 	exit 0
 fi
 
-# 8. perf record -b: the taken branches before each sample. In the
+# 9. perf record -b: the taken branches before each sample. In the
 # hotspot loops nearly every taken branch is a loop's back edge, from
 # and to the same function.
 hp record -N -b -e instructions:u -c 100003 -o /tmp/br.data /tmp/hotspots 1 \
@@ -154,7 +185,7 @@ else
 	head -5 /tmp/brstack.txt | sed 's/^/# /'
 fi
 
-# 9. perf record --call-graph lbr: callchains from the LBR call stack
+# 10. perf record --call-graph lbr: callchains from the LBR call stack
 hp record -N --call-graph lbr -e instructions:u -c 100003 -o /tmp/lbr.data \
 	/tmp/hotspots 1 > /tmp/lbr.log 2>&1
 rc=$?

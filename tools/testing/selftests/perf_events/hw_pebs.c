@@ -1,0 +1,694 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Precise samples (attr.precise_ip, Intel PEBS) over a user loop whose
+ * instructions are known to the byte.
+ *
+ * pi_work(n) runs n iterations of five instructions, the last a taken
+ * conditional branch. A sample of instructions with a period P names the
+ * instruction whose retirement ended the period: with precise_ip 2 that
+ * instruction exactly (PERF_RECORD_MISC_EXACT_IP), and consecutive
+ * samples inside the loop are P instructions, P mod 5 positions, apart.
+ * With precise_ip 1 the IP is the instruction after it, without the
+ * flag (upstream's ABI). A sample of branches lands on the loop's branch.
+ * The rig's emulated PMU (rig/qemu) writes PEBS records with the exact
+ * eventing IP, and its registers after that instruction.
+ *
+ * Runs where the CPU has PEBS: x86 with "pebs" in /proc/cpuinfo, which
+ * the CPU reports (IA32_MISC_ENABLE) whatever perf makes of it.
+ * Everywhere else every test SKIPs (rig/xfail.list).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+#include "../kselftest_harness.h"
+#include "perf_test.h"
+
+#define RING_PAGES	64
+#define MAX_SAMPLES	4096
+/* instructions per iteration of pi_work() */
+#define PI_LEN		5
+/*
+ * Iterations of a run, and the periods: some 250 samples of a run, few
+ * enough per tick that none is throttled (a throttled event stops
+ * counting until the next tick, which the exact checks would see). The
+ * instruction periods are 2 and 1 instructions of the loop past a whole
+ * number of iterations.
+ */
+#define PI_ITERS	1000000UL
+#define PI_PERIOD	20012
+#define PI_PERIOD2	30011
+#define BR_PERIOD	4001
+
+#if defined(__x86_64__)
+/*
+ * pi_work(n): n iterations of five instructions (rdi counts down).
+ * pr_work(n): the same loop with known values in the registers it does
+ * not change, saved and restored around it (callee-saved ones included).
+ */
+asm(".text\n"
+	"pi_work:\n"
+	"pi_i0:	add $1, %rax\n"
+	"pi_i1:	xor %rdx, %rcx\n"
+	"pi_i2:	nop\n"
+	"pi_i3:	dec %rdi\n"
+	"pi_i4:	jnz pi_i0\n"
+	"pi_ret:	ret\n"
+	"pi_end:\n"
+	"pr_work:\n"
+	"	push %rbx\n"
+	"	push %r12\n"
+	"	push %r13\n"
+	"	push %r14\n"
+	"	push %r15\n"
+	"	mov $0x1111, %rbx\n"
+	"	mov $0x5151, %rsi\n"
+	"	mov $0x8888, %r8\n"
+	"	mov $0x9999, %r9\n"
+	"	mov $0xa0a0, %r10\n"
+	"	mov $0xb1b1, %r11\n"
+	"	mov $0xc2c2, %r12\n"
+	"	mov $0xd3d3, %r13\n"
+	"	mov $0xe4e4, %r14\n"
+	"	mov $0xf5f5, %r15\n"
+	"	xor %eax, %eax\n"
+	"pr_i0:	add $1, %rax\n"
+	"pr_i1:	xor %rdx, %rcx\n"
+	"pr_i2:	nop\n"
+	"pr_i3:	dec %rdi\n"
+	"pr_i4:	jnz pr_i0\n"
+	"pr_out:	pop %r15\n"
+	"	pop %r14\n"
+	"	pop %r13\n"
+	"	pop %r12\n"
+	"	pop %rbx\n"
+	"	ret\n");
+
+/* the address of a label of the asm above */
+#define LABEL(sym) ({							\
+	unsigned long __a;						\
+	asm("lea " #sym "(%%rip), %0" : "=r" (__a));			\
+	__a;								\
+})
+
+typedef void (*loop_fn)(unsigned long n);
+
+static void pi_work(unsigned long n)
+{
+	((loop_fn)LABEL(pi_work))(n);
+}
+
+static void pr_work(unsigned long n)
+{
+	/* clobbers rax, rcx, rdx, rsi, rdi, r8-r11 (a call does anyway) */
+	((loop_fn)LABEL(pr_work))(n);
+}
+
+/* the loop's instructions, in order, then the one after it */
+static void pi_labels(unsigned long *l, bool regs)
+{
+	if (regs) {
+		l[0] = LABEL(pr_i0);
+		l[1] = LABEL(pr_i1);
+		l[2] = LABEL(pr_i2);
+		l[3] = LABEL(pr_i3);
+		l[4] = LABEL(pr_i4);
+		l[5] = LABEL(pr_out);
+	} else {
+		l[0] = LABEL(pi_i0);
+		l[1] = LABEL(pi_i1);
+		l[2] = LABEL(pi_i2);
+		l[3] = LABEL(pi_i3);
+		l[4] = LABEL(pi_i4);
+		l[5] = LABEL(pi_ret);
+	}
+}
+
+#define HAVE_LOOP 1
+#else
+#define HAVE_LOOP 0
+static void pi_work(unsigned long n)
+{
+}
+
+static void pr_work(unsigned long n)
+{
+}
+
+static void pi_labels(unsigned long *l, bool regs)
+{
+	memset(l, 0, 6 * sizeof(*l));
+}
+#endif
+
+/* x86 perf_regs bits (arch/x86/include/uapi/asm/perf_regs.h) */
+enum { R_AX, R_BX, R_CX, R_DX, R_SI, R_DI, R_BP, R_SP, R_IP, R_FLAGS,
+	R_CS, R_SS, R_DS, R_ES, R_FS, R_GS, R_R8, R_R9, R_R10, R_R11, R_R12,
+	R_R13, R_R14, R_R15 };
+
+#define REGS_MASK ((1ULL << R_AX) | (1ULL << R_BX) | (1ULL << R_SI) | \
+		   (1ULL << R_DI) | (1ULL << R_IP) | (1ULL << R_R8) | \
+		   (1ULL << R_R9) | (1ULL << R_R10) | (1ULL << R_R11) | \
+		   (1ULL << R_R12) | (1ULL << R_R13) | (1ULL << R_R14) | \
+		   (1ULL << R_R15))
+
+/* Does the CPU have PEBS? Its own flag, not perf's answer. */
+static bool cpu_has_pebs(void)
+{
+	char line[4096];
+	bool has = false;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "flags", 5))
+			continue;
+		has = !!strstr(line, " pebs");
+		break;
+	}
+	if (f)
+		fclose(f);
+	return HAVE_LOOP && has;
+}
+
+/* caps/max_precise of the core PMU, -1 when absent */
+static int read_max_precise(void)
+{
+	char path[256];
+	long v;
+
+	snprintf(path, sizeof(path), "%s/caps/max_precise", hw_pmu_dir());
+	if (read_long(path, &v))
+		return -1;
+	return v;
+}
+
+struct pi_sample {
+	__u16 misc;
+	__u64 ip;
+	__u64 abi;
+	__u64 regs[24];
+};
+
+/*
+ * A user-mode sampling event of @config (PERF_TYPE_HARDWARE) with
+ * @precise and @period, sampling the IP and, with @regs, REGS_MASK.
+ */
+static int pi_open(__u64 config, int precise, __u64 period, bool regs,
+		   int group)
+{
+	struct perf_event_attr attr;
+
+	perf_attr_user(&attr, PERF_TYPE_HARDWARE, config);
+	attr.precise_ip = precise;
+	attr.sample_period = period;
+	attr.sample_type = PERF_SAMPLE_IP;
+	if (regs) {
+		attr.sample_type |= PERF_SAMPLE_REGS_INTR;
+		attr.sample_regs_intr = REGS_MASK;
+	}
+	attr.read_format = READ_FORMAT_TIMES;
+	if (group >= 0)
+		attr.disabled = 0;
+	return sys_perf_event_open(&attr, 0, -1, group, 0);
+}
+
+/* the samples in @base's ring (never consumed), -1 if one is malformed */
+static int pi_samples(void *base, bool regs, struct pi_sample *out, int max)
+{
+	struct perf_event_mmap_page *pg = base;
+	long psz = sysconf(_SC_PAGESIZE);
+	char *data = (char *)base + psz;
+	__u64 size = (__u64)RING_PAGES * psz;
+	__u64 head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	int nregs = __builtin_popcountll(REGS_MASK);
+	__u64 off = 0;
+	int n = 0;
+
+	if (head > size)
+		return -1;
+	while (off + sizeof(struct perf_event_header) <= head && n < max) {
+		struct perf_event_header *h = (void *)(data + off);
+		__u64 *p = (__u64 *)(h + 1);
+
+		if (h->size < sizeof(*h) || off + h->size > head)
+			return -1;
+		if (h->type == PERF_RECORD_SAMPLE) {
+			memset(&out[n], 0, sizeof(out[n]));
+			out[n].misc = h->misc;
+			out[n].ip = p[0];
+			if (regs) {
+				out[n].abi = p[1];
+				if (out[n].abi)
+					memcpy(out[n].regs, p + 2,
+					       nregs * sizeof(__u64));
+			}
+			n++;
+		}
+		off += h->size;
+	}
+	return n;
+}
+
+/* the position of @ip among the loop's labels (0-5), -1 for none */
+static int pi_pos(const unsigned long *l, __u64 ip)
+{
+	int i;
+
+	for (i = 0; i < 6; i++)
+		if (ip == l[i])
+			return i;
+	return -1;
+}
+
+static bool pi_inside(const unsigned long *l, __u64 ip)
+{
+	return ip >= l[0] && ip <= l[5];
+}
+
+/*
+ * Check the samples of an instructions event with @period: each one in
+ * the loop on an instruction of it, with EXACT_IP iff @exact, and each
+ * P mod 5 positions past the one before it in the loop. Returns how
+ * many were in the loop, -1 on a mismatch (explained on stderr).
+ */
+static int pi_check(const struct pi_sample *s, int n, const unsigned long *l,
+		    __u64 period, bool exact)
+{
+	int i, pos, prev = -1, inside = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!pi_inside(l, s[i].ip)) {
+			prev = -1;
+			continue;
+		}
+		pos = pi_pos(l, s[i].ip);
+		if (pos < 0 ||
+		    !(s[i].misc & PERF_RECORD_MISC_EXACT_IP) != !exact) {
+			fprintf(stderr, "# sample %d: ip %#llx (pos %d) misc %#x, want exact %d\n",
+				i, (unsigned long long)s[i].ip, pos, s[i].misc,
+				exact);
+			return -1;
+		}
+		/* the RET after the loop may end a period too */
+		if (prev >= 0 && pos < PI_LEN &&
+		    pos != (prev + (int)(period % PI_LEN)) % PI_LEN) {
+			fprintf(stderr, "# sample %d at pos %d after pos %d, period %llu\n",
+				i, pos, prev, (unsigned long long)period);
+			return -1;
+		}
+		prev = pos;
+		inside++;
+	}
+	return inside;
+}
+
+FIXTURE(pebs) {
+	int max;
+	unsigned long l[6];
+	struct pi_sample *s;
+	struct sample_limits saved;
+	bool raised;
+};
+
+/*
+ * The checks need every period's sample: with the sample rate the kernel
+ * lowers after a slow PMI (the rig's PEBS records are costly), a
+ * throttled event would stop counting until the next tick. As root, the
+ * limits are raised, and the lowering turned off, for each test.
+ */
+FIXTURE_SETUP(pebs)
+{
+	static const struct sample_limits fast = { .rate = 100000, .pct = 0 };
+	int ret;
+
+	if (!cpu_has_pebs())
+		SKIP(return, "no PEBS on this CPU (x86 only)");
+	if (!geteuid()) {
+		ASSERT_EQ(0, sample_limits_get(&self->saved));
+		ret = sample_limits_set(&fast);
+		if (ret) {
+			/* the teardown does not run after a failed setup */
+			sample_limits_set(&self->saved);
+			ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s",
+						 strerror(-ret));
+		}
+		self->raised = true;
+	}
+	self->max = read_max_precise();
+	self->s = calloc(MAX_SAMPLES, sizeof(*self->s));
+	ASSERT_NE(NULL, self->s);
+	pi_labels(self->l, false);
+}
+
+FIXTURE_TEARDOWN_PARENT(pebs)
+{
+	if (self->raised)
+		sample_limits_set(&self->saved);
+}
+
+/*
+ * Sample instructions:u at @precise with @period over @iters iterations
+ * of the plain loop; returns the number of samples in it, -1 on error.
+ */
+static int pi_run(struct __test_metadata *_metadata, struct pi_sample *smp,
+		  __u64 config, int precise, __u64 period, unsigned long iters)
+{
+	int fd, n;
+	void *ring;
+
+	fd = pi_open(config, precise, period, false, -1);
+	if (fd < 0) {
+		TH_LOG("open precise_ip %d: %s", precise, strerror(errno));
+		return -1;
+	}
+	ring = perf_map_ring(fd, RING_PAGES);
+	if (ring == MAP_FAILED) {
+		close(fd);
+		return -1;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	pi_work(iters);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	n = pi_samples(ring, false, smp, MAX_SAMPLES);
+	perf_unmap_ring(ring, RING_PAGES);
+	close(fd);
+	return n;
+}
+
+/* caps/max_precise says 2 or more, and precise_ip beyond it is refused */
+TEST_F(pebs, max_precise)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	ASSERT_GE(self->max, 2);
+	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.sample_period = 100003;
+	attr.precise_ip = self->max;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("precise_ip %d: %s", self->max,
+				strerror(errno));
+	close(fd);
+	if (self->max < 3) {
+		attr.precise_ip = 3;
+		ASSERT_EQ(-1, sys_perf_event_open(&attr, 0, -1, -1, 0));
+		ASSERT_EQ(EOPNOTSUPP, errno);
+	}
+}
+
+/* a precise event that never samples is refused: -EINVAL */
+TEST_F(pebs, counting_refused)
+{
+	struct perf_event_attr attr;
+
+	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.precise_ip = 2;
+	ASSERT_EQ(-1, sys_perf_event_open(&attr, 0, -1, -1, 0));
+	ASSERT_EQ(EINVAL, errno);
+}
+
+/* instructions:upp: every sample on the very instruction, exact */
+TEST_F(pebs, instructions_exact_ip)
+{
+	int n = pi_run(_metadata, self->s, PERF_COUNT_HW_INSTRUCTIONS, 2,
+		       PI_PERIOD, PI_ITERS);
+
+	ASSERT_GT(n, 0);
+	ASSERT_GT(pi_check(self->s, n, self->l, PI_PERIOD, true), 100);
+}
+
+/*
+ * branches:up: the IP is the instruction after the branch, its target
+ * (the loop's first), without EXACT_IP
+ */
+TEST_F(pebs, branches_precise_1)
+{
+	int n = pi_run(_metadata, self->s, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 1,
+		       BR_PERIOD, PI_ITERS);
+	int i, inside = 0;
+
+	ASSERT_GT(n, 0);
+	for (i = 0; i < n; i++) {
+		if (!pi_inside(self->l, self->s[i].ip))
+			continue;
+		inside++;
+		ASSERT_EQ(self->l[0], self->s[i].ip);
+		ASSERT_FALSE(self->s[i].misc & PERF_RECORD_MISC_EXACT_IP);
+	}
+	ASSERT_GT(inside, 100);
+}
+
+/* branches:upp: every sample in the loop is its branch */
+TEST_F(pebs, branches_on_branch)
+{
+	int n = pi_run(_metadata, self->s, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 2,
+		       BR_PERIOD, PI_ITERS);
+	int i, inside = 0;
+
+	ASSERT_GT(n, 0);
+	for (i = 0; i < n; i++) {
+		if (!pi_inside(self->l, self->s[i].ip))
+			continue;
+		inside++;
+		ASSERT_EQ(self->l[4], self->s[i].ip);
+		ASSERT_TRUE(self->s[i].misc & PERF_RECORD_MISC_EXACT_IP);
+	}
+	ASSERT_GT(inside, 100);
+}
+
+/*
+ * Two instructions:upp events in one group: one takes fixed counter 0,
+ * the other a general-purpose counter (only fixed counter 0 counts
+ * instructions); both sample exactly, each with its own period.
+ */
+TEST_F(pebs, fixed_and_gp)
+{
+	struct perf_event_mmap_page *pa, *pb;
+	int a, b, na, nb;
+	void *ra, *rb;
+	__u32 ia, ib;
+
+	a = pi_open(PERF_COUNT_HW_INSTRUCTIONS, 2, PI_PERIOD, false, -1);
+	ASSERT_GE(a, 0) TH_LOG("open: %s", strerror(errno));
+	b = pi_open(PERF_COUNT_HW_INSTRUCTIONS, 2, PI_PERIOD2, false, a);
+	ASSERT_GE(b, 0) TH_LOG("open member: %s", strerror(errno));
+	ra = perf_map_ring(a, RING_PAGES);
+	rb = perf_map_ring(b, RING_PAGES);
+	ASSERT_NE(MAP_FAILED, ra);
+	ASSERT_NE(MAP_FAILED, rb);
+	ioctl(a, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	pi_work(PI_ITERS);
+	pa = ra;
+	pb = rb;
+	ia = pa->index;
+	ib = pb->index;
+	ioctl(a, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+
+	/* RDPMC index + 1: fixed counters have bit 30 */
+	if (ia && ib)
+		ASSERT_NE((ia - 1) & (1U << 30), (ib - 1) & (1U << 30))
+			TH_LOG("indexes %#x and %#x", ia, ib);
+	na = pi_samples(ra, false, self->s, MAX_SAMPLES);
+	ASSERT_GT(pi_check(self->s, na, self->l, PI_PERIOD, true), 100);
+	nb = pi_samples(rb, false, self->s, MAX_SAMPLES);
+	ASSERT_GT(pi_check(self->s, nb, self->l, PI_PERIOD2, true), 100);
+	perf_unmap_ring(ra, RING_PAGES);
+	perf_unmap_ring(rb, RING_PAGES);
+	close(b);
+	close(a);
+}
+
+/*
+ * REGS_INTR of a precise sample: the registers at the eventing
+ * instruction (after it, as the record has them; the loop leaves all but
+ * rax, rcx and rdi alone), and its IP the eventing IP, exact.
+ */
+TEST_F(pebs, regs_intr)
+{
+	static const struct { int bit; __u64 val; } want[] = {
+		{ R_BX, 0x1111 }, { R_SI, 0x5151 }, { R_R8, 0x8888 },
+		{ R_R9, 0x9999 }, { R_R10, 0xa0a0 }, { R_R11, 0xb1b1 },
+		{ R_R12, 0xc2c2 }, { R_R13, 0xd3d3 }, { R_R14, 0xe4e4 },
+		{ R_R15, 0xf5f5 },
+	};
+	const unsigned long iters = PI_ITERS;
+	unsigned long l[6];
+	int fd, n, i, j, pos, inside = 0;
+	void *ring;
+
+	pi_labels(l, true);
+	fd = pi_open(PERF_COUNT_HW_INSTRUCTIONS, 2, PI_PERIOD, true, -1);
+	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	ring = perf_map_ring(fd, RING_PAGES);
+	ASSERT_NE(MAP_FAILED, ring);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	pr_work(iters);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	n = pi_samples(ring, true, self->s, MAX_SAMPLES);
+	ASSERT_GT(n, 0);
+	for (i = 0; i < n; i++) {
+		const struct pi_sample *s = &self->s[i];
+		/* the values in REGS_MASK order: AX BX SI DI IP R8..R15 */
+		__u64 v[24] = { 0 };
+		int k = 0;
+
+		if (!pi_inside(l, s->ip))
+			continue;
+		inside++;
+		for (j = 0; j < 24; j++)
+			if (REGS_MASK & (1ULL << j))
+				v[j] = s->regs[k++];
+		pos = pi_pos(l, s->ip);
+		ASSERT_TRUE(pos >= 0 && pos < 5);
+		ASSERT_NE(0, s->abi);
+		ASSERT_EQ(s->ip, v[R_IP]);
+		for (j = 0; j < (int)ARRAY_SIZE(want); j++) {
+			int bit = want[j].bit;
+
+			ASSERT_EQ(want[j].val, v[bit])
+				TH_LOG("sample %d, perf_regs bit %d", i, bit);
+		}
+		ASSERT_TRUE(s->misc & PERF_RECORD_MISC_EXACT_IP);
+		/*
+		 * rax counts the iterations begun (its ADD is the first
+		 * instruction), rdi those left (its DEC the fourth): after
+		 * the first three their sum is one more than after the rest.
+		 */
+		ASSERT_TRUE(v[R_DI] <= iters);
+		ASSERT_EQ(iters + (pos < 3), v[R_AX] + v[R_DI])
+			TH_LOG("rax %llu rdi %llu after pos %d",
+			       (unsigned long long)v[R_AX],
+			       (unsigned long long)v[R_DI], pos);
+	}
+	ASSERT_GT(inside, 100);
+	perf_unmap_ring(ring, RING_PAGES);
+	close(fd);
+}
+
+/* Does the CPU have Arch LBR? Its own flag, as for PEBS. */
+static bool cpu_has_arch_lbr(void)
+{
+	char line[4096];
+	bool has = false;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "flags", 5))
+			continue;
+		has = !!strstr(line, " arch_lbr");
+		break;
+	}
+	if (f)
+		fclose(f);
+	return has;
+}
+
+/*
+ * A precise sample's branch stack (user branches, any kind): in the loop
+ * its only taken branch is the back edge, so every entry of a sample
+ * taken there, whose IP is exact, is that branch.
+ */
+TEST_F(pebs, branch_stack)
+{
+	struct perf_event_attr attr;
+	struct perf_event_mmap_page *pg;
+	long psz = sysconf(_SC_PAGESIZE);
+	__u64 head, off = 0, nr, i;
+	int fd, inside = 0;
+	char *data;
+	void *ring;
+
+	if (!cpu_has_arch_lbr())
+		SKIP(return, "no Arch LBR on this CPU");
+	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.precise_ip = 2;
+	attr.sample_period = PI_PERIOD;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
+				  PERF_SAMPLE_BRANCH_USER;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	ring = perf_map_ring(fd, RING_PAGES);
+	ASSERT_NE(MAP_FAILED, ring);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	pi_work(PI_ITERS);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+
+	pg = ring;
+	data = (char *)ring + psz;
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	ASSERT_LE(head, (__u64)RING_PAGES * psz);
+	while (off + sizeof(struct perf_event_header) <= head) {
+		struct perf_event_header *h = (void *)(data + off);
+		__u64 *p = (__u64 *)(h + 1);
+		struct perf_branch_entry *e = (void *)(p + 2);
+
+		ASSERT_GE(h->size, sizeof(*h));
+		off += h->size;
+		if (h->type != PERF_RECORD_SAMPLE || !pi_inside(self->l, p[0]))
+			continue;
+		inside++;
+		nr = p[1];
+		ASSERT_TRUE(h->misc & PERF_RECORD_MISC_EXACT_IP);
+		ASSERT_GE(nr, 8);
+		ASSERT_EQ(sizeof(*h) + 16 + nr * sizeof(*e), h->size);
+		for (i = 0; i < nr; i++) {
+			ASSERT_EQ(self->l[4], e[i].from)
+				TH_LOG("entry %llu", (unsigned long long)i);
+			ASSERT_EQ(self->l[0], e[i].to);
+		}
+	}
+	ASSERT_GT(inside, 100);
+	perf_unmap_ring(ring, RING_PAGES);
+	close(fd);
+}
+
+/*
+ * read() of a precise event counts exactly: the same as a counting
+ * event beside it in its group, enabled and disabled with it, while the
+ * hardware reloads the precise counter at every record; and a loop
+ * twice as long counts exactly its extra instructions.
+ */
+TEST_F(pebs, count_exact_in_group)
+{
+	struct perf_event_attr attr;
+	struct perf_value c1, c2, m1, m2;
+	int a, b;
+
+	a = pi_open(PERF_COUNT_HW_INSTRUCTIONS, 2, PI_PERIOD, false, -1);
+	ASSERT_GE(a, 0) TH_LOG("open: %s", strerror(errno));
+	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.disabled = 0;
+	attr.read_format = READ_FORMAT_TIMES;
+	b = sys_perf_event_open(&attr, 0, -1, a, 0);
+	ASSERT_GE(b, 0) TH_LOG("open member: %s", strerror(errno));
+
+	ioctl(a, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	pi_work(PI_ITERS);
+	ioctl(a, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	ASSERT_TRUE(perf_read_value(a, &c1));
+	ASSERT_TRUE(perf_read_value(b, &m1));
+	ioctl(a, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+	ioctl(a, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	pi_work(2 * PI_ITERS);
+	ioctl(a, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	ASSERT_TRUE(perf_read_value(a, &c2));
+	ASSERT_TRUE(perf_read_value(b, &m2));
+	/* the precise one ran the whole time: no multiplexing */
+	ASSERT_EQ(c2.enabled, c2.running);
+
+	ASSERT_EQ(m1.count, c1.count);
+	ASSERT_EQ(m2.count, c2.count);
+	ASSERT_EQ((__u64)PI_ITERS * PI_LEN, c2.count - c1.count);
+	close(b);
+	close(a);
+}
+
+TEST_HARNESS_MAIN
