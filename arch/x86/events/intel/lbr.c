@@ -166,6 +166,36 @@ static s64 lbr_ctl_for(u64 bit)
 	 PERF_SAMPLE_BRANCH_ABORT_TX | PERF_SAMPLE_BRANCH_IN_TX |	\
 	 PERF_SAMPLE_BRANCH_NO_TX | PERF_SAMPLE_BRANCH_COND)
 
+/* does @m, a member of the new event's group, leave the LBR as @ctl? */
+static bool lbr_member_agrees(struct perf_event *event, struct perf_event *m,
+			      u64 ctl)
+{
+	/* only the core PMU's events have hw.flags and branch_reg */
+	if (m->pmu != event->pmu || !(m->hw.flags & X86_EVENT_FLAG_LBR))
+		return true;
+	return m->hw.branch_reg.config == ctl;
+}
+
+/*
+ * A group is scheduled as one: members that want the LBR set up
+ * differently could never run together, so the open fails (-EINVAL), as
+ * for a group with more events than counters.
+ */
+static bool lbr_group_agrees(struct perf_event *event, u64 ctl)
+{
+	struct perf_event *leader = event->group_leader, *m;
+
+	if (leader == event)
+		return true;
+	if (!lbr_member_agrees(event, leader, ctl))
+		return false;
+	for_each_sibling_event(m, leader) {
+		if (!lbr_member_agrees(event, m, ctl))
+			return false;
+	}
+	return true;
+}
+
 /**
  * intel_lbr_init - accept a new event's branch stack
  * @event: an event of the core PMU that samples PERF_SAMPLE_BRANCH_STACK
@@ -174,7 +204,8 @@ static s64 lbr_ctl_for(u64 bit)
  * logging) are -EINVAL, as no CPU we drive logs events in the LBR; no
  * Arch LBR is -EOPNOTSUPP; call-stack mode is -EOPNOTSUPP without its
  * filters and -EINVAL with any other kind of branch but a direct call or
- * indirect jump; a filter the CPU lacks is -EOPNOTSUPP.
+ * indirect jump; a filter the CPU lacks is -EOPNOTSUPP; a group member
+ * that wants the LBR set up otherwise than the others is -EINVAL.
  *
  * A counting event read through its group (PERF_SAMPLE_READ) never
  * takes a sample of its own, so it gets no stack and uses no LBR.
@@ -212,6 +243,8 @@ int intel_lbr_init(struct perf_event *event)
 			return need;
 		ctl |= need;
 	}
+	if (!lbr_group_agrees(event, ctl))
+		return -EINVAL;
 
 	/* a task's call stack is kept while the task is away */
 	if ((bst & PERF_SAMPLE_BRANCH_CALL_STACK) && event->hw.target) {

@@ -206,6 +206,19 @@ static int lbr_open(__u64 bst, __u64 period, pid_t pid, int cpu)
 	return sys_perf_event_open(&attr, pid, cpu, -1, 0);
 }
 
+/* a member of @leader's group with a branch stack of @bst */
+static int lbr_open_in(__u64 bst, int leader)
+{
+	struct perf_event_attr attr;
+
+	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.disabled = 0;
+	attr.sample_period = 100003;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
+	attr.branch_sample_type = bst;
+	return sys_perf_event_open(&attr, 0, -1, leader, 0);
+}
+
 /*
  * Parse the samples in @base's ring (never consumed: the ring is sized for
  * what a test takes) into @out; returns how many, -1 if one is malformed.
@@ -694,6 +707,29 @@ TEST_F(lbr, errors)
 				strerror(errno));
 	if (fd >= 0)
 		close(fd);
+}
+
+/*
+ * A group runs as one: members that want the LBR set up differently could
+ * never run together, and the open refuses the second. The same filter is
+ * fine.
+ */
+TEST_F(lbr, group_members_share_the_filter)
+{
+	int leader, same, other;
+
+	leader = lbr_open(PERF_SAMPLE_BRANCH_ANY, 100003, 0, -1);
+	ASSERT_GE(leader, 0) TH_LOG("open: %s", strerror(errno));
+	same = lbr_open_in(PERF_SAMPLE_BRANCH_ANY, leader);
+	EXPECT_GE(same, 0) TH_LOG("same filter: %s", strerror(errno));
+	other = lbr_open_in(PERF_SAMPLE_BRANCH_COND, leader);
+	EXPECT_EQ(-1, other);
+	EXPECT_EQ(EINVAL, errno);
+	if (same >= 0)
+		close(same);
+	if (other >= 0)
+		close(other);
+	close(leader);
 }
 
 TEST_HARNESS_MAIN
