@@ -26,6 +26,7 @@
 
 #include <linux/bits.h>
 #include <linux/kallsyms.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/perf_event.h>
 #include <linux/uaccess.h>
@@ -253,42 +254,42 @@ u32 intel_lbr_kind(u64 from, u64 to, unsigned int type)
 	return kind ? kind | lbr_level(to) : 0;
 }
 
+/* the PERF_BR_* type of each kind, by its bit */
+static const u8 lbr_kind_type[] = {
+	[ilog2(INTEL_BR_COND)]		= PERF_BR_COND,
+	[ilog2(INTEL_BR_JMP)]		= PERF_BR_UNCOND,
+	[ilog2(INTEL_BR_IND_JMP)]	= PERF_BR_IND,
+	[ilog2(INTEL_BR_CALL)]		= PERF_BR_CALL,
+	[ilog2(INTEL_BR_ZERO_CALL)]	= PERF_BR_CALL,
+	[ilog2(INTEL_BR_IND_CALL)]	= PERF_BR_IND_CALL,
+	[ilog2(INTEL_BR_RET)]		= PERF_BR_RET,
+	[ilog2(INTEL_BR_SYSCALL)]	= PERF_BR_SYSCALL,
+	[ilog2(INTEL_BR_SYSRET)]	= PERF_BR_SYSRET,
+	[ilog2(INTEL_BR_INT)]		= PERF_BR_UNKNOWN,
+	[ilog2(INTEL_BR_IRET)]		= PERF_BR_ERET,
+	[ilog2(INTEL_BR_IRQ)]		= PERF_BR_IRQ,
+	[ilog2(INTEL_BR_ABORT)]		= PERF_BR_UNKNOWN,
+};
+
 /*
- * The PERF_BR_* type a kept entry reports. With a selection by
- * transaction state, the entry's state bit (IN_TX or NO_TX) is part of
- * its kind, and ranks above the indirect jump and the call stack kinds
- * and below all others: so an indirect jump outside a transaction then
- * reports PERF_BR_NO_TX, as upstream's driver does.
+ * The PERF_BR_* type a kept entry reports: its kind's. With a selection
+ * by transaction state the entry's state is part of its kind too, and
+ * outranks two kinds, the indirect jump and the call to the next
+ * instruction: those then report the state's type (PERF_BR_NO_TX outside
+ * a transaction, PERF_BR_UNKNOWN inside), as upstream's driver does.
+ * Called for every kept entry in the PMI, hence a table.
  */
 static unsigned int lbr_perf_type(u32 kind)
 {
-	static const struct {
-		u32 kind;
-		u8 type;
-	} order[] = {
-		{ INTEL_BR_CALL,	PERF_BR_CALL },
-		{ INTEL_BR_RET,		PERF_BR_RET },
-		{ INTEL_BR_SYSCALL,	PERF_BR_SYSCALL },
-		{ INTEL_BR_SYSRET,	PERF_BR_SYSRET },
-		{ INTEL_BR_INT,		PERF_BR_UNKNOWN },
-		{ INTEL_BR_IRET,	PERF_BR_ERET },
-		{ INTEL_BR_COND,	PERF_BR_COND },
-		{ INTEL_BR_JMP,		PERF_BR_UNCOND },
-		{ INTEL_BR_IRQ,		PERF_BR_IRQ },
-		{ INTEL_BR_IND_CALL,	PERF_BR_IND_CALL },
-		{ INTEL_BR_ABORT,	PERF_BR_UNKNOWN },
-		{ INTEL_BR_IN_TX,	PERF_BR_UNKNOWN },
-		{ INTEL_BR_NO_TX,	PERF_BR_NO_TX },
-		{ INTEL_BR_ZERO_CALL,	PERF_BR_CALL },
-		{ INTEL_BR_IND_JMP,	PERF_BR_IND },
-	};
-	int i;
+	u32 what = kind & INTEL_BR_ANY;
 
-	for (i = 0; i < ARRAY_SIZE(order); i++) {
-		if (kind & order[i].kind)
-			return order[i].type;
+	if (what & (INTEL_BR_IND_JMP | INTEL_BR_ZERO_CALL)) {
+		if (kind & INTEL_BR_NO_TX)
+			return PERF_BR_NO_TX;
+		if (kind & INTEL_BR_IN_TX)
+			return PERF_BR_UNKNOWN;
 	}
-	return PERF_BR_UNKNOWN;
+	return what ? lbr_kind_type[__ffs(what)] : PERF_BR_UNKNOWN;
 }
 
 /**

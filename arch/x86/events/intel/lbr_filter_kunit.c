@@ -166,6 +166,12 @@ static void lbr_filter_tx(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (unsigned int)out[0].type, PERF_BR_NO_TX);
 	KUNIT_EXPECT_EQ(test, filter(test, e, ty, 2, sel | PERF_SAMPLE_BRANCH_IN_TX, out), 1);
 	KUNIT_EXPECT_EQ(test, (unsigned int)out[0].type, PERF_BR_COND);
+	/* inside a transaction an indirect jump reports no type */
+	e[1].in_tx = 0;
+	e[0].in_tx = 1;
+	KUNIT_EXPECT_EQ(test, filter(test, e, ty, 2, sel | PERF_SAMPLE_BRANCH_IN_TX, out), 1);
+	KUNIT_EXPECT_EQ(test, (unsigned int)out[0].type, PERF_BR_UNKNOWN);
+	e[0].in_tx = 0;
 	KUNIT_EXPECT_EQ(test, filter(test, e, ty, 2, sel, out), 2);
 	KUNIT_EXPECT_EQ(test, (unsigned int)out[0].type, PERF_BR_IND);
 }
