@@ -75,6 +75,7 @@ void intel_lbr_enable(void);
 void intel_lbr_disable(void);
 void intel_lbr_sched_in(void);
 void intel_lbr_sample(struct perf_event *event, struct perf_sample_data *data);
+u8 intel_lbr_decode(u64 from, u64 to, u64 info, struct perf_branch_entry *e);
 
 /* ds.c */
 struct debug_store;

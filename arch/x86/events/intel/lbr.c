@@ -425,14 +425,22 @@ void intel_lbr_disable(void)
 		wrmsrl(MSR_ARCH_LBR_CTL, 0);
 }
 
-/* one LBR entry into a perf branch entry; returns its LBR_INFO type */
-static u8 lbr_read_entry(unsigned int i, u64 from,
-			 struct perf_branch_entry *e)
+/**
+ * intel_lbr_decode - one LBR entry as a sample's branch entry
+ * @from: its IA32_LBR_x_FROM_IP
+ * @to: its IA32_LBR_x_TO_IP
+ * @info: its IA32_LBR_x_INFO
+ * @e: filled in
+ *
+ * For an entry read from the MSRs and for one a PEBS record's LBR group
+ * copied: the flags and cycles CPUID.1CH says the CPU gives.
+ *
+ * Context: any (the PMI).
+ * Return: the entry's LBR_INFO branch type for intel_lbr_filter(), U8_MAX
+ * (classify from the instruction) where the CPU records none.
+ */
+u8 intel_lbr_decode(u64 from, u64 to, u64 info, struct perf_branch_entry *e)
 {
-	u64 to, info;
-
-	rdmsrl(MSR_ARCH_LBR_TO_0 + i, to);
-	rdmsrl(MSR_ARCH_LBR_INFO_0 + i, info);
 	*e = (struct perf_branch_entry) {
 		.from		= from,
 		.to		= to,
@@ -444,7 +452,6 @@ static u8 lbr_read_entry(unsigned int i, u64 from,
 	e->predicted = !e->mispred;
 	if (lbr.timed && (info & LBR_INFO_CYC_CNT_VALID))
 		e->cycles = info & LBR_INFO_CYCLES;
-	/* without the type field every entry is decoded as "other" */
 	return lbr.br_type ? FIELD_GET(LBR_INFO_BR_TYPE, info) : U8_MAX;
 }
 
@@ -463,8 +470,8 @@ void intel_lbr_sample(struct perf_event *event, struct perf_sample_data *data)
 {
 	struct lbr_buf *buf = this_cpu_ptr(lbr_bufs);
 	struct perf_branch_stack *bs = &buf->stack;
+	u64 from, to, info;
 	unsigned int i;
-	u64 from;
 
 	if (!(event->hw.flags & X86_EVENT_FLAG_LBR))
 		return;
@@ -472,7 +479,10 @@ void intel_lbr_sample(struct perf_event *event, struct perf_sample_data *data)
 		rdmsrl(MSR_ARCH_LBR_FROM_0 + i, from);
 		if (!from)
 			break;
-		buf->types[i] = lbr_read_entry(i, from, &bs->entries[i]);
+		rdmsrl(MSR_ARCH_LBR_TO_0 + i, to);
+		rdmsrl(MSR_ARCH_LBR_INFO_0 + i, info);
+		buf->types[i] = intel_lbr_decode(from, to, info,
+						 &bs->entries[i]);
 	}
 	bs->nr = i;
 	bs->hw_idx = 0;

@@ -102,9 +102,6 @@ static struct {
 	unsigned int	max_precise;
 	u64		cntrs;		/* counters with a PEBS_ENABLE bit */
 	unsigned int	lbrs;		/* entries of the LBR group, 0: none */
-	bool		mispred;	/* LBR_INFO.MISPRED (CPUID.1CH) */
-	bool		timed;		/* LBR_INFO.CYC_CNT */
-	bool		br_type;	/* LBR_INFO.BR_TYPE */
 } pebs __ro_after_init;
 
 /* one entry of the record's LBR group, as IA32_LBR_x_* hold it */
@@ -450,31 +447,15 @@ static void pebs_brstack(struct perf_event *event,
 {
 	struct pebs_brs *buf = this_cpu_ptr(&pebs_brs);
 	struct perf_branch_stack *bs = &buf->stack;
-	struct perf_branch_entry *e;
 	unsigned int i;
-	u64 info;
 
 	BUILD_BUG_ON(offsetof(struct pebs_brs, entries) !=
 		     offsetof(struct pebs_brs, stack.entries));
 	nr = min(nr, PEBS_MAX_LBRS);
-	for (i = 0; i < nr && lbrs[i].from; i++) {
-		info = lbrs[i].info;
-		e = &bs->entries[i];
-		*e = (struct perf_branch_entry) {
-			.from		= lbrs[i].from,
-			.to		= lbrs[i].to,
-			.mispred	= pebs.mispred &&
-					  (info & LBR_INFO_MISPRED),
-			.in_tx		= !!(info & LBR_INFO_IN_TX),
-			.abort		= !!(info & LBR_INFO_ABORT),
-			.spec		= PERF_BR_SPEC_NA,
-		};
-		e->predicted = !e->mispred;
-		if (pebs.timed && (info & LBR_INFO_CYC_CNT_VALID))
-			e->cycles = info & LBR_INFO_CYCLES;
-		buf->types[i] = pebs.br_type ?
-				FIELD_GET(LBR_INFO_BR_TYPE, info) : U8_MAX;
-	}
+	for (i = 0; i < nr && lbrs[i].from; i++)
+		buf->types[i] = intel_lbr_decode(lbrs[i].from, lbrs[i].to,
+						 lbrs[i].info,
+						 &bs->entries[i]);
 	bs->nr = i;
 	bs->hw_idx = 0;
 	intel_lbr_filter(bs, buf->types,
@@ -660,15 +641,8 @@ void __init intel_pebs_probe(struct x86_core *core, u64 caps)
 	}
 	pebs.cntrs = cntrs;
 	/* the record's LBR group copies Arch LBR, as deep as perf reads it */
-	if (core->branches) {
-		unsigned int eax, ebx, ecx, edx;
-
-		cpuid(0x1c, &eax, &ebx, &ecx, &edx);
-		pebs.mispred = ecx & BIT(0);
-		pebs.timed = ecx & BIT(1);
-		pebs.br_type = ecx & BIT(2);
+	if (core->branches)
 		pebs.lbrs = min(core->branches, PEBS_MAX_LBRS);
-	}
 	/* constant skid (1) and the eventing IP (2), as upstream counts */
 	pebs.max_precise = 2;
 	core->max_precise = pebs.max_precise;
