@@ -1392,11 +1392,51 @@ static void bench_tick(const char *row, int n, long iters)
  * twice the samples the base run's length would give, so nothing is
  * lost even when sampling stretches the run.
  */
+/*
+ * The workload under @rb's event, disabled until now: ns added per
+ * sample, the sample count and the slowdown; @what names the event's
+ * rate ("freq=4000", "period=200003"). Closes @rb.
+ */
+static void sample_measure(const char *row, struct ring *rb, long iters,
+			   const char *what, size_t pages)
+{
+	double t0, t1, extra;
+
+	sink += spin(iters / 10);
+	if (ioctl(rb->fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		row_failed(row, "ioctl(ENABLE)");
+		goto out;
+	}
+	t0 = now_ns();
+	sink += spin(iters);
+	t1 = now_ns();
+	if (ioctl(rb->fd, PERF_EVENT_IOC_DISABLE, 0)) {
+		row_failed(row, "ioctl(DISABLE)");
+		goto out;
+	}
+	ring_drain(rb);
+	if (!rb->samples || rb->corrupt) {
+		errno = EIO;
+		row_failed(row, rb->corrupt ? "corrupt record" : "no samples");
+		goto out;
+	}
+	extra = t1 - t0 - base_ns;
+	printf("bench %s %.1f iters=%ld unit=ns/sample %s",
+	       row, extra / rb->samples, iters, what);
+	printf(" samples=%llu slowdown=%.2f%% lost=%llu throttles=%llu pages=%zu\n",
+	       (unsigned long long)rb->samples, 100.0 * extra / base_ns,
+	       (unsigned long long)rb->lost,
+	       (unsigned long long)rb->throttles, pages);
+	fflush(stdout);
+out:
+	ring_close(rb);
+}
+
 static void bench_sample(const char *row, long freq, long iters)
 {
 	size_t psz = sysconf(_SC_PAGESIZE), pages = 16;
 	double want = 2.0 * freq * base_ns / 1e9 * SAMPLE_BYTES;
-	double t0, t1, extra;
+	char what[32];
 	struct ring rb;
 
 	if (freq <= 0 || base_ns <= 0) {
@@ -1410,34 +1450,8 @@ static void bench_sample(const char *row, long freq, long iters)
 		row_failed(row, "perf_event_open/mmap");
 		return;
 	}
-	sink += spin(iters / 10);
-	if (ioctl(rb.fd, PERF_EVENT_IOC_ENABLE, 0)) {
-		row_failed(row, "ioctl(ENABLE)");
-		goto out;
-	}
-	t0 = now_ns();
-	sink += spin(iters);
-	t1 = now_ns();
-	if (ioctl(rb.fd, PERF_EVENT_IOC_DISABLE, 0)) {
-		row_failed(row, "ioctl(DISABLE)");
-		goto out;
-	}
-	ring_drain(&rb);
-	if (!rb.samples || rb.corrupt) {
-		errno = EIO;
-		row_failed(row, rb.corrupt ? "corrupt record" : "no samples");
-		goto out;
-	}
-	extra = t1 - t0 - base_ns;
-	printf("bench %s %.1f iters=%ld unit=ns/sample freq=%ld",
-	       row, extra / rb.samples, iters, freq);
-	printf(" samples=%llu slowdown=%.2f%% lost=%llu throttles=%llu pages=%zu\n",
-	       (unsigned long long)rb.samples, 100.0 * extra / base_ns,
-	       (unsigned long long)rb.lost,
-	       (unsigned long long)rb.throttles, pages);
-	fflush(stdout);
-out:
-	ring_close(&rb);
+	snprintf(what, sizeof(what), "freq=%ld", freq);
+	sample_measure(row, &rb, iters, what, pages);
 }
 
 #define HW_SAMPLE_PERIOD	200003
@@ -1451,7 +1465,7 @@ static void bench_hw_sample(const char *row, __u64 bst, long iters)
 {
 	size_t psz = sysconf(_SC_PAGESIZE), pages = 64;
 	struct perf_event_attr attr;
-	double t0, t1, extra;
+	char what[32];
 	struct ring rb;
 	int fd;
 
@@ -1483,34 +1497,8 @@ static void bench_hw_sample(const char *row, __u64 bst, long iters)
 		close(fd);
 		return;
 	}
-	sink += spin(iters / 10);
-	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
-		row_failed(row, "ioctl(ENABLE)");
-		goto out;
-	}
-	t0 = now_ns();
-	sink += spin(iters);
-	t1 = now_ns();
-	if (ioctl(fd, PERF_EVENT_IOC_DISABLE, 0)) {
-		row_failed(row, "ioctl(DISABLE)");
-		goto out;
-	}
-	ring_drain(&rb);
-	if (!rb.samples || rb.corrupt) {
-		errno = EIO;
-		row_failed(row, rb.corrupt ? "corrupt record" : "no samples");
-		goto out;
-	}
-	extra = t1 - t0 - base_ns;
-	printf("bench %s %.1f iters=%ld unit=ns/sample period=%d",
-	       row, extra / rb.samples, iters, HW_SAMPLE_PERIOD);
-	printf(" samples=%llu slowdown=%.2f%% lost=%llu throttles=%llu\n",
-	       (unsigned long long)rb.samples, 100.0 * extra / base_ns,
-	       (unsigned long long)rb.lost,
-	       (unsigned long long)rb.throttles);
-	fflush(stdout);
-out:
-	ring_close(&rb);
+	snprintf(what, sizeof(what), "period=%d", HW_SAMPLE_PERIOD);
+	sample_measure(row, &rb, iters, what, pages);
 }
 
 /*

@@ -153,36 +153,6 @@ static bool in_loop(__u64 ip, bool sys)
 	return HAVE_LOOP && ip >= lo && ip < hi;
 }
 
-/* Does the CPU have an LBR that perf should drive? */
-static bool cpu_has_lbr(void)
-{
-	char line[4096];
-	bool has = false;
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "flags", 5))
-			continue;
-		has = !!strstr(line, " arch_lbr");
-		break;
-	}
-	if (f)
-		fclose(f);
-	return HAVE_LOOP && has;
-}
-
-/* caps/branches of the core PMU: the stack's depth; -1 when absent */
-static int lbr_depth(void)
-{
-	char path[256];
-	long v;
-
-	snprintf(path, sizeof(path), "%s/caps/branches", hw_pmu_dir());
-	if (read_long(path, &v))
-		return -1;
-	return v;
-}
-
 struct lbr_sample {
 	__u64 ip;
 	__u64 nr;
@@ -341,9 +311,9 @@ FIXTURE(lbr) {
 
 FIXTURE_SETUP(lbr)
 {
-	if (!cpu_has_lbr())
+	if (!HAVE_LOOP || !cpu_has_flag("arch_lbr"))
 		SKIP(return, "no Arch LBR on this CPU (x86 only)");
-	self->depth = lbr_depth();
+	self->depth = hw_pmu_cap("branches");
 	ASSERT_GT(self->depth, 0)
 		TH_LOG("the CPU has arch_lbr, the PMU no caps/branches");
 	ASSERT_LE(self->depth, MAX_DEPTH);

@@ -159,36 +159,6 @@ enum { R_AX, R_BX, R_CX, R_DX, R_SI, R_DI, R_BP, R_SP, R_IP, R_FLAGS,
 		   (1ULL << R_R12) | (1ULL << R_R13) | (1ULL << R_R14) | \
 		   (1ULL << R_R15))
 
-/* Does the CPU have PEBS? Its own flag, not perf's answer. */
-static bool cpu_has_pebs(void)
-{
-	char line[4096];
-	bool has = false;
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "flags", 5))
-			continue;
-		has = !!strstr(line, " pebs");
-		break;
-	}
-	if (f)
-		fclose(f);
-	return HAVE_LOOP && has;
-}
-
-/* caps/max_precise of the core PMU, -1 when absent */
-static int read_max_precise(void)
-{
-	char path[256];
-	long v;
-
-	snprintf(path, sizeof(path), "%s/caps/max_precise", hw_pmu_dir());
-	if (read_long(path, &v))
-		return -1;
-	return v;
-}
-
 struct pi_sample {
 	__u16 misc;
 	__u64 ip;
@@ -328,7 +298,7 @@ FIXTURE_SETUP(pebs)
 	static const struct sample_limits fast = { .rate = 100000, .pct = 0 };
 	int ret;
 
-	if (!cpu_has_pebs())
+	if (!HAVE_LOOP || !cpu_has_flag("pebs"))
 		SKIP(return, "no PEBS on this CPU (x86 only)");
 	if (!geteuid()) {
 		ASSERT_EQ(0, sample_limits_get(&self->saved));
@@ -341,7 +311,7 @@ FIXTURE_SETUP(pebs)
 		}
 		self->raised = true;
 	}
-	self->max = read_max_precise();
+	self->max = hw_pmu_cap("max_precise");
 	self->s = calloc(MAX_SAMPLES, sizeof(*self->s));
 	ASSERT_NE(NULL, self->s);
 	pi_labels(self->l, false);
@@ -572,24 +542,6 @@ TEST_F(pebs, regs_intr)
 	close(fd);
 }
 
-/* Does the CPU have Arch LBR? Its own flag, as for PEBS. */
-static bool cpu_has_arch_lbr(void)
-{
-	char line[4096];
-	bool has = false;
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "flags", 5))
-			continue;
-		has = !!strstr(line, " arch_lbr");
-		break;
-	}
-	if (f)
-		fclose(f);
-	return has;
-}
-
 /*
  * A precise sample's branch stack (user branches, any kind): in the loop
  * its only taken branch is the back edge, so every entry of a sample
@@ -605,7 +557,7 @@ TEST_F(pebs, branch_stack)
 	char *data;
 	void *ring;
 
-	if (!cpu_has_arch_lbr())
+	if (!cpu_has_flag("arch_lbr"))
 		SKIP(return, "no Arch LBR on this CPU");
 	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
 	attr.precise_ip = 2;

@@ -285,6 +285,39 @@ static inline int read_int(const char *path)
 	return read_long(path, &val) ? -1 : val;
 }
 
+/*
+ * Does the CPU list @flag in /proc/cpuinfo? What the CPU says it has, not
+ * what perf made of it, so that a kernel that fails to drive a feature
+ * fails its test instead of skipping it.
+ */
+static inline bool cpu_has_flag(const char *flag)
+{
+	char line[4096], *tok, *save;
+	bool has = false;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "flags", 5))
+			continue;
+		for (tok = strtok_r(line, " \t\n", &save); tok && !has;
+		     tok = strtok_r(NULL, " \t\n", &save))
+			has = !strcmp(tok, flag);
+		break;
+	}
+	if (f)
+		fclose(f);
+	return has;
+}
+
+/* caps/@cap of the core PMU (hw_pmu_dir()): -1 when absent */
+static inline int hw_pmu_cap(const char *cap)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/caps/%s", hw_pmu_dir(), cap);
+	return read_int(path);
+}
+
 /* Write @str to @path in a single write(): 0, or -errno (-EIO if short). */
 static inline int write_file(const char *path, const char *str)
 {
