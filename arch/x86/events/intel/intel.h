@@ -24,6 +24,46 @@ extern const struct intel_arch_event intel_arch_events[INTEL_NR_ARCH_EVENTS];
 #define INTEL_PSEUDO_FIXED_ONLY \
 	{ .code = 0, .mask = ARCH_PERFMON_EVENTSEL_EVENT, .cntrs = 0 }
 
+/*
+ * Match an event select and unit mask with edge, invert and counter mask
+ * too: for the events whose restriction depends on those (Skylake's
+ * INST_RETIRED.PREC_DIST and INST_RETIRED.TOTAL_CYCLES_PS)
+ */
+#define INTEL_CONSTRAIN_EXACT(c, n) \
+	{ .code = (c), .mask = ARCH_PERFMON_EVENTSEL_EVENT | \
+			       ARCH_PERFMON_EVENTSEL_UMASK | \
+			       ARCH_PERFMON_EVENTSEL_EDGE | \
+			       ARCH_PERFMON_EVENTSEL_INV | \
+			       ARCH_PERFMON_EVENTSEL_CMASK, .cntrs = (n) }
+
+/* the kinds of core of a hybrid part, as CPUID.1AH:EAX[31:24] names them */
+#define INTEL_CORE_TYPE_ATOM	0x20
+#define INTEL_CORE_TYPE_CORE	0x40
+
+/**
+ * struct intel_model - the event tables of one model, or of one kind of
+ *	core of a hybrid model
+ * @vfm: the model, as boot_cpu_data.x86_vfm holds it (INTEL_*)
+ * @cpu_type: INTEL_CORE_TYPE_* for one kind of core of a hybrid model,
+ *	0 for a model with one kind
+ * @name: caps/pmu_name (ABI: the name upstream gives the model)
+ * @cache_map: PERF_TYPE_HW_CACHE events, or NULL for none
+ * @constraints: counter restrictions, or NULL for only the architectural
+ *	ones
+ */
+struct intel_model {
+	u32				vfm;
+	u8				cpu_type;
+	const char			*name;
+	const x86_cache_map_t		*cache_map;
+	const struct x86_constraint	*constraints;
+};
+
+/* tables.c (generated from Intel's event lists); ends at vfm 0 */
+extern const struct intel_model intel_json_models[];
+
+/* maps.c */
+const struct intel_model *intel_model_find(u32 vfm, u8 cpu_type);
 void intel_model_tables(struct x86_core *core);
 
 /*

@@ -5,13 +5,16 @@
  * The architectural events (SDM vol. 3B, "Pre-defined Architectural
  * Performance Events") are the same on every part and CPUID.0AH:EBX says
  * which of them a part has. Everything else is model-specific: the
- * generic cache events and the counter restrictions below are taken from
- * the event lists of the SDM and Intel's perfmon event files for each
- * model family. A model we do not list gets the architectural events only.
+ * generic cache events and the counter restrictions. For Ice Lake and
+ * later they are generated from Intel's event lists (tables.c, which says
+ * how); those of the older models below are written by hand from the
+ * SDM's event lists and the same files. A model in neither gets the
+ * architectural events only.
  */
 
 #include <linux/perf_event.h>
 
+#include <asm/cpu.h>
 #include <asm/cpu_device_id.h>
 #include <asm/intel-family.h>
 
@@ -55,13 +58,17 @@ static const x86_cache_map_t skl_cache_map = {
 };
 
 /*
- * Skylake: PREC_DIST only on counter 1; with SMT off, the memory and
+ * Skylake: PREC_DIST only on counter 1, and the same event counted as
+ * cycles (counter mask 10, inverted) only on 0, 2 and 3 (the event list's
+ * "Counter" fields, skylake v59, which know four counters); other counter
+ * masks of it are unrestricted. With SMT off, the memory and
  * front-end retirement events only on counters 0-3 (with SMT on there are
  * only four anyway).
  */
 static const struct x86_constraint skl_constraints[] = {
 	INTEL_PSEUDO_FIXED_ONLY,
-	X86_CONSTRAIN_EVENT_UMASK(0x01c0, 0x2),	/* INST_RETIRED.PREC_DIST */
+	INTEL_CONSTRAIN_EXACT(0x01c0, 0x2),	/* INST_RETIRED.PREC_DIST */
+	INTEL_CONSTRAIN_EXACT(0x0a8001c0, 0xd),	/* INST_RETIRED.TOTAL_CYCLES_PS */
 	X86_CONSTRAIN_EVENT(0xd0, 0xf),		/* MEM_INST_RETIRED.* */
 	X86_CONSTRAIN_EVENT(0xd1, 0xf),		/* MEM_LOAD_RETIRED.* */
 	X86_CONSTRAIN_EVENT(0xd2, 0xf),		/* MEM_LOAD_L3_HIT_RETIRED.* */
@@ -90,50 +97,86 @@ static const struct x86_constraint arch_constraints[] = {
 	{ }
 };
 
+/* the models written by hand; ends at vfm 0 */
+static const struct intel_model intel_sdm_models[] = {
+	{ INTEL_SKYLAKE, 0, "skylake", &skl_cache_map, skl_constraints },
+	{ INTEL_SKYLAKE_L, 0, "skylake", &skl_cache_map, skl_constraints },
+	{ INTEL_SKYLAKE_X, 0, "skylake", &skl_cache_map, skl_constraints },
+	{ INTEL_KABYLAKE, 0, "skylake", &skl_cache_map, skl_constraints },
+	{ INTEL_KABYLAKE_L, 0, "skylake", &skl_cache_map, skl_constraints },
+	{ INTEL_COMETLAKE, 0, "skylake", &skl_cache_map, skl_constraints },
+	{ INTEL_COMETLAKE_L, 0, "skylake", &skl_cache_map, skl_constraints },
+	{ INTEL_ATOM_GOLDMONT, 0, "goldmont", &glm_cache_map, NULL },
+	{ INTEL_ATOM_GOLDMONT_D, 0, "goldmont", &glm_cache_map, NULL },
+	{ INTEL_ATOM_GOLDMONT_PLUS, 0, "goldmont_plus", &glm_cache_map, NULL },
+	{ INTEL_ATOM_TREMONT_D, 0, "Tremont", &glm_cache_map, NULL },
+	{ INTEL_ATOM_TREMONT, 0, "Tremont", &glm_cache_map, NULL },
+	{ INTEL_ATOM_TREMONT_L, 0, "Tremont", &glm_cache_map, NULL },
+	{ }
+};
+
+static const struct intel_model *intel_model_in(const struct intel_model *m,
+						u32 vfm, u8 cpu_type)
+{
+	for (; m->vfm; m++) {
+		if (m->vfm == vfm && m->cpu_type == cpu_type)
+			return m;
+	}
+	return NULL;
+}
+
+/**
+ * intel_model_find - the event tables of a model
+ * @vfm: the model (x86_vfm: vendor, family, model)
+ * @cpu_type: on a hybrid part, the kind of core (INTEL_CORE_TYPE_*) as
+ *	CPUID.1AH reports it on one of its CPUs; 0 on a part that is not
+ *	hybrid
+ *
+ * A part of a hybrid model whose CPUs are all of one kind
+ * (X86_FEATURE_HYBRID_CPU clear, so @cpu_type 0: an Alder Lake without
+ * Atom cores, say) gets the tables of the model's Core kind.
+ *
+ * Context: any; reads only constant tables.
+ * Return: the tables, or NULL for a model we have none for.
+ */
+const struct intel_model *intel_model_find(u32 vfm, u8 cpu_type)
+{
+	const struct intel_model *m;
+
+	m = intel_model_in(intel_json_models, vfm, cpu_type);
+	if (!m && !cpu_type)
+		m = intel_model_in(intel_json_models, vfm,
+				   INTEL_CORE_TYPE_CORE);
+	if (!m)
+		m = intel_model_in(intel_sdm_models, vfm, cpu_type);
+	return m;
+}
+
 /**
  * intel_model_tables - pick the tables of the boot CPU's model
  * @core: the PMU being described; name, cache_map and constraints are set
+ *
+ * On a hybrid part, those of the boot CPU's kind of core: until there is
+ * a PMU per kind (pmu.h), the one PMU serves both kinds with them.
  *
  * Context: boot.
  */
 void intel_model_tables(struct x86_core *core)
 {
-	core->constraints = arch_constraints;
+	const struct intel_model *m;
 
-	switch (boot_cpu_data.x86_vfm) {
-	case INTEL_SKYLAKE:
-	case INTEL_SKYLAKE_L:
-	case INTEL_SKYLAKE_X:
-	case INTEL_KABYLAKE:
-	case INTEL_KABYLAKE_L:
-	case INTEL_COMETLAKE:
-	case INTEL_COMETLAKE_L:
-		core->name = "skylake";
-		core->cache_map = &skl_cache_map;
-		core->constraints = skl_constraints;
-		break;
-	case INTEL_ATOM_GOLDMONT:
-	case INTEL_ATOM_GOLDMONT_D:
-		core->name = "goldmont";
-		core->cache_map = &glm_cache_map;
-		break;
-	case INTEL_ATOM_GOLDMONT_PLUS:
-		core->name = "goldmont_plus";
-		core->cache_map = &glm_cache_map;
-		break;
-	case INTEL_ATOM_TREMONT_D:
-	case INTEL_ATOM_TREMONT:
-	case INTEL_ATOM_TREMONT_L:
-		core->name = "Tremont";
-		core->cache_map = &glm_cache_map;
-		break;
-	default:
-		if (core->version == 1)
-			core->name = "generic_arch_v1";
-		else if (core->version < 5)
-			core->name = "generic_arch_v2+";
-		else
-			core->name = "generic_arch_v5+";
-		break;
+	m = intel_model_find(boot_cpu_data.x86_vfm, get_this_hybrid_cpu_type());
+	core->constraints = arch_constraints;
+	if (m) {
+		core->name = m->name;
+		core->cache_map = m->cache_map;
+		if (m->constraints)
+			core->constraints = m->constraints;
+	} else if (core->version == 1) {
+		core->name = "generic_arch_v1";
+	} else if (core->version < 5) {
+		core->name = "generic_arch_v2+";
+	} else {
+		core->name = "generic_arch_v5+";
 	}
 }
