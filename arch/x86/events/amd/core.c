@@ -34,6 +34,7 @@
 #include <asm/processor.h>
 
 #include "../pmu.h"
+#include "amd.h"
 
 /* PerfEvtSel bits this CPU's SVM state says to leave out */
 static DEFINE_PER_CPU(u64, amd_virt_mask);
@@ -208,7 +209,7 @@ static const x86_cache_map_t amd_k10_cache_map = {
 	[C(BPU)][C(OP_READ)][C(RESULT_MISS)] = 0x00c3,	/* Retired Mispredicted BI */
 };
 
-/* Zen: family 17h and later */
+/* Zen 1 to Zen 3 (amdzen1-3: PMCx080/081 count instruction fetches) */
 static const x86_cache_map_t amd_zen_cache_map = {
 	[C(L1D)][C(OP_READ)][C(RESULT_ACCESS)] = 0x0040,	/* Data Cache Accesses */
 	[C(L1D)][C(OP_READ)][C(RESULT_MISS)] = 0xc860,	/* L2$ access from DC Miss */
@@ -223,9 +224,74 @@ static const x86_cache_map_t amd_zen_cache_map = {
 	[C(BPU)][C(OP_READ)][C(RESULT_MISS)] = 0x00c3,	/* Retired Mispredicted BI */
 };
 
-/* the generic events by family: before Zen, Zen 1, Zen 2 and later */
-static void __init amd_hw_map(struct x86_core *core)
+/*
+ * Zen 4 and Zen 5, by the event names of Linux 6.12's amdzen4 and amdzen5
+ * lists (tools/perf/pmu-events/arch/x86): they no longer have PMCx040,
+ * 080 and 081; the instruction cache is counted by PMCx18E, whose select
+ * needs bits 35:32.
+ */
+static const x86_cache_map_t amd_zen4_cache_map = {
+	[C(L1D)][C(OP_READ)][C(RESULT_ACCESS)] = 0x0129,	/* ls_dispatch.ld_dispatch */
+	[C(L1D)][C(OP_READ)][C(RESULT_MISS)] = 0xff43,	/* ls_dmnd_fills_from_sys.all */
+	[C(L1D)][C(OP_WRITE)][C(RESULT_ACCESS)] = 0x0229,	/* ls_dispatch.store_dispatch */
+	[C(L1D)][C(OP_PREFETCH)][C(RESULT_ACCESS)] = 0xdf5a,	/* ls_hw_pf_dc_fills.all */
+	/* ic_tag_hit_miss.all_instruction_cache_accesses, .instruction_cache_miss */
+	[C(L1I)][C(OP_READ)][C(RESULT_ACCESS)] = 0x100001f8eULL,
+	[C(L1I)][C(OP_READ)][C(RESULT_MISS)] = 0x10000188eULL,
+	[C(DTLB)][C(OP_READ)][C(RESULT_ACCESS)] = 0xff45,	/* ls_l1_d_tlb_miss.all */
+	[C(DTLB)][C(OP_READ)][C(RESULT_MISS)] = 0xf045,	/* ls_l1_d_tlb_miss.all_l2_miss */
+	[C(ITLB)][C(OP_READ)][C(RESULT_ACCESS)] = 0x0084,	/* bp_l1_tlb_miss_l2_tlb_hit */
+	[C(ITLB)][C(OP_READ)][C(RESULT_MISS)] = 0x0f85,	/* bp_l1_tlb_miss_l2_tlb_miss.all */
+	[C(BPU)][C(OP_READ)][C(RESULT_ACCESS)] = 0x00c2,	/* ex_ret_brn */
+	[C(BPU)][C(OP_READ)][C(RESULT_MISS)] = 0x00c3,	/* ex_ret_brn_misp */
+};
+
+/**
+ * amd_zen - the Zen generation of a family and model
+ * @family: the CPU family (boot_cpu_data.x86)
+ * @model: the model
+ *
+ * As Linux 6.12's tools/perf/pmu-events/arch/x86/mapfile.csv gives each
+ * AMD model its event list (amdzen1-5): family 17h models 00h-2Fh Zen 1
+ * and the rest Zen 2; 19h models 00h-0Fh, 20h-2Fh and 40h-5Fh Zen 3 and
+ * the rest Zen 4; 1Ah Zen 5. Hygon's 18h, which the lists do not cover,
+ * is a Zen 1 core; later families get the latest events we know.
+ *
+ * Context: any.
+ * Return: 1 to 5, or 0 before Zen (families 10h-16h and older).
+ */
+unsigned int amd_zen(unsigned int family, unsigned int model)
 {
+	switch (family) {
+	case 0x17:
+		return model < 0x30 ? 1 : 2;
+	case 0x18:
+		return 1;
+	case 0x19:
+		if (model < 0x10 || (model >= 0x20 && model < 0x30) ||
+		    (model >= 0x40 && model < 0x60))
+			return 3;
+		return 4;
+	}
+	return family > 0x19 ? 5 : 0;
+}
+
+/**
+ * amd_hw_map - the generic and cache events of a family and model
+ * @core: its hw_map and cache_map are set
+ * @family: the CPU family (boot_cpu_data.x86)
+ * @model: the model
+ *
+ * Before Zen, the family 10h-16h events; Zen 1 counts stalls at the
+ * instruction fetch, Zen 2 and later at the op queue (PMCx0A9); Zen 5's
+ * L2 request umask has no bit 3 (l2_request_g1.all is 0xf7).
+ *
+ * Context: boot, or a test's own @core.
+ */
+void amd_hw_map(struct x86_core *core, unsigned int family,
+		unsigned int model)
+{
+	unsigned int zen = amd_zen(family, model);
 	u64 *map = core->hw_map;
 
 	map[PERF_COUNT_HW_CPU_CYCLES] = 0x0076;
@@ -233,7 +299,7 @@ static void __init amd_hw_map(struct x86_core *core)
 	map[PERF_COUNT_HW_BRANCH_INSTRUCTIONS] = 0x00c2;
 	map[PERF_COUNT_HW_BRANCH_MISSES] = 0x00c3;
 
-	if (boot_cpu_data.x86 < 0x17) {
+	if (!zen) {
 		map[PERF_COUNT_HW_CACHE_REFERENCES] = 0x077d;
 		map[PERF_COUNT_HW_CACHE_MISSES] = 0x077e;
 		map[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND] = 0x00d0;
@@ -242,15 +308,15 @@ static void __init amd_hw_map(struct x86_core *core)
 		return;
 	}
 
-	map[PERF_COUNT_HW_CACHE_REFERENCES] = 0xff60;
+	map[PERF_COUNT_HW_CACHE_REFERENCES] = zen >= 5 ? 0xf760 : 0xff60;
 	map[PERF_COUNT_HW_CACHE_MISSES] = 0x0964;
-	if (boot_cpu_data.x86 == 0x17 && boot_cpu_data.x86_model < 0x30) {
+	if (zen == 1) {
 		map[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND] = 0x0287;
 		map[PERF_COUNT_HW_STALLED_CYCLES_BACKEND] = 0x0187;
 	} else {
 		map[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND] = 0x00a9;
 	}
-	core->cache_map = &amd_zen_cache_map;
+	core->cache_map = zen >= 4 ? &amd_zen4_cache_map : &amd_zen_cache_map;
 }
 
 /**
@@ -300,6 +366,6 @@ int __init amd_core_probe(struct x86_core *core)
 	}
 
 	core->gp = GENMASK_ULL(nr - 1, 0);
-	amd_hw_map(core);
+	amd_hw_map(core, boot_cpu_data.x86, boot_cpu_data.x86_model);
 	return 0;
 }
