@@ -198,10 +198,16 @@ void perf_event_sched_out(struct perf_event *event,
 		WRITE_ONCE(event->pending_disable, 0);
 		state = PERF_EVENT_STATE_OFF;
 	}
-	perf_event_set_state(event, state);
-	ctx->nr_active--;
+	/*
+	 * The page gets the times of the moment the event stops running,
+	 * while it still counts as running: once it is inactive, the times
+	 * of this instant would have enabled run on past running by however
+	 * long ago its context's clock was settled.
+	 */
 	if (rcu_access_pointer(event->rb))
 		perf_event_update_userpage(event);
+	perf_event_set_state(event, state);
+	ctx->nr_active--;
 }
 
 /* Take every member of a group off, its PMU already disabled. */

@@ -91,6 +91,24 @@ void perf_event_start_time(struct perf_event *event)
 	event->tstamp = perf_event_clock_base(event);
 }
 
+/*
+ * The state an event's times follow. A group runs only as a whole, so
+ * while its leader is off (or worse: in error, exiting) a sibling is
+ * neither enabled nor running, whatever its own state says: a sibling
+ * created enabled under a disabled leader must show no enabled time
+ * before the leader is enabled, or every reader that scales counts by
+ * enabled/running time (perf, PAPI) scales them wrongly.
+ */
+static int perf_event_times_state(struct perf_event *event)
+{
+	struct perf_event *leader = READ_ONCE(event->group_leader);
+	int lstate = READ_ONCE(leader->state);
+
+	if (lstate < PERF_EVENT_STATE_INACTIVE)
+		return lstate;
+	return READ_ONCE(event->state);
+}
+
 /**
  * perf_event_update_time - fold elapsed context time into an event's times
  * @event: the event; its ctx->lock held, or already out of its context
@@ -100,18 +118,19 @@ void perf_event_update_time(struct perf_event *event)
 {
 	u64 now = perf_event_clock_base(event);
 	u64 delta = now - event->tstamp;
+	int state = perf_event_times_state(event);
 
 	/*
 	 * read() takes the times without ctx->lock: enabled is published
 	 * before running (paired with perf_event_read_count()), so a
 	 * reader never sees more running than enabled time.
 	 */
-	if (event->state >= PERF_EVENT_STATE_INACTIVE)
+	if (state >= PERF_EVENT_STATE_INACTIVE)
 		WRITE_ONCE(event->total_time_enabled,
 			   event->total_time_enabled + delta);
 	/* enabled before running; pairs with perf_event_read_count() */
 	smp_wmb();
-	if (event->state == PERF_EVENT_STATE_ACTIVE)
+	if (state == PERF_EVENT_STATE_ACTIVE)
 		WRITE_ONCE(event->total_time_running,
 			   event->total_time_running + delta);
 	event->tstamp = now;
@@ -125,6 +144,9 @@ void perf_event_update_time(struct perf_event *event)
 void perf_event_set_state(struct perf_event *event,
 			  enum perf_event_state state)
 {
+	bool was_on = event->state >= PERF_EVENT_STATE_INACTIVE;
+	bool is_on = state >= PERF_EVENT_STATE_INACTIVE;
+
 	if (event->state == state)
 		return;
 	/*
@@ -136,6 +158,17 @@ void perf_event_set_state(struct perf_event *event,
 	WARN_ON_ONCE(event->state == PERF_EVENT_STATE_ACTIVE &&
 		     READ_ONCE(event->oncpu) != -1);
 	perf_event_update_time(event);
+	/*
+	 * A leader going off, or coming back, changes what its siblings'
+	 * times follow (perf_event_times_state()): settle theirs under the
+	 * old state first.
+	 */
+	if (event->group_leader == event && was_on != is_on) {
+		struct perf_event *sibling;
+
+		for_each_sibling_event(sibling, event)
+			perf_event_update_time(sibling);
+	}
 	WRITE_ONCE(event->state, state);
 }
 
@@ -155,7 +188,7 @@ void perf_event_times_now(struct perf_event *event, u64 *now,
 			  u64 *enabled, u64 *running)
 {
 	struct perf_event_context *ctx = READ_ONCE(event->ctx);
-	int state = READ_ONCE(event->state);
+	int state = perf_event_times_state(event);
 	u64 ctx_time = 0, delta;
 
 	*now = perf_clock();

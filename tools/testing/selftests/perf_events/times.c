@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -109,6 +110,61 @@ TEST(enable_on_exec_enabled_equals_running)
 	EXPECT_LT(0, v.enabled);
 	EXPECT_EQ(v.enabled, v.running);
 	close(fd);
+}
+
+/*
+ * A member created enabled in a group whose leader is disabled cannot
+ * run, so it is not enabled either until the leader is: after the group
+ * ran unmultiplexed, the member's times are equal, and no more than the
+ * leader's. PAPI opens its event sets this way and scales each count by
+ * enabled/running, from read() or from the mmap page: either gap is a
+ * wrong count. Both are checked.
+ */
+TEST(member_of_disabled_leader_enabled_equals_running)
+{
+	struct perf_event_mmap_page *pg;
+	struct perf_event_attr attr;
+	struct perf_value lv, mv;
+	__u32 seq;
+	__u64 pe, pr;
+	int lead, mem;
+
+	lead = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, 1, 0);
+	ASSERT_LE(0, lead);
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+	attr.exclude_kernel = 1;
+	attr.read_format = READ_FORMAT_TIMES;
+	mem = sys_perf_event_open(&attr, 0, -1, lead, 0);
+	ASSERT_LE(0, mem);
+	pg = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, mem, 0);
+	ASSERT_NE(MAP_FAILED, pg);
+
+	/* the leader stays off a while, across switches */
+	sleepy(100);
+	ASSERT_EQ(0, ioctl(lead, PERF_EVENT_IOC_ENABLE, 0));
+	sleepy(100);
+	ASSERT_EQ(0, ioctl(lead, PERF_EVENT_IOC_DISABLE, 0));
+	sleepy(50);
+
+	ASSERT_TRUE(perf_read_value(lead, &lv));
+	ASSERT_TRUE(perf_read_value(mem, &mv));
+	EXPECT_LT(0, mv.enabled);
+	EXPECT_EQ(lv.enabled, lv.running);
+	EXPECT_EQ(mv.enabled, mv.running);
+	EXPECT_GE(lv.enabled, mv.enabled);
+
+	do {
+		seq = __atomic_load_n(&pg->lock, __ATOMIC_ACQUIRE);
+		pe = pg->time_enabled;
+		pr = pg->time_running;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while (__atomic_load_n(&pg->lock, __ATOMIC_ACQUIRE) != seq);
+	EXPECT_EQ(pe, pr) TH_LOG("user page: enabled %llu, running %llu",
+				 (unsigned long long)pe,
+				 (unsigned long long)pr);
+	munmap(pg, sysconf(_SC_PAGESIZE));
+	close(mem);
+	close(lead);
 }
 
 TEST_HARNESS_MAIN
