@@ -23,6 +23,7 @@
 #include <linux/bitops.h>
 #include <linux/lockdep.h>
 #include <linux/perf_event.h>
+#include <linux/preempt.h>
 
 #include <asm/msr.h>
 
@@ -167,6 +168,21 @@ void x86_pmu_start(struct perf_event *event, int flags)
 		core->ops->enable_all(core, cpuc);
 }
 
+/*
+ * An event with X86_EVENT_FLAG_LARGE_PEBS may have records waiting in the
+ * buffer: the periods they ended are not in its count yet, and they name
+ * its counter, which another event may take next. Turn them into samples
+ * now. Not in NMI: there the PMI drains the buffer first, and the drain
+ * itself stops events.
+ */
+static void x86_flush_waiting(struct perf_event *event)
+{
+	struct x86_core *core = x86_event_core(event);
+
+	if ((event->hw.flags & X86_EVENT_FLAG_LARGE_PEBS) && !in_nmi())
+		core->ops->precise_flush(core, x86_cpuc(core));
+}
+
 /**
  * x86_pmu_stop - stop counting an event, keeping its counter
  * @event: the event; hw.idx is valid
@@ -181,6 +197,10 @@ void x86_pmu_stop(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 
 	lockdep_assert_irqs_disabled();
+	if (hwc->state & PERF_HES_STOPPED)
+		return;
+	/* its waiting records are of this counter; a sample may stop it */
+	x86_flush_waiting(event);
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
 
@@ -306,6 +326,9 @@ int x86_pmu_add(struct perf_event *event, int flags)
 	}
 
 	x86_place(core, cpuc, event, idx);
+	/* a task's waiting records go before another task runs */
+	if (hwc->flags & X86_EVENT_FLAG_LARGE_PEBS)
+		perf_sched_cb_inc(event->pmu);
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	/* starting programs the period, which refreshes the user page */
 	if (flags & PERF_EF_START)
@@ -333,6 +356,8 @@ void x86_pmu_del(struct perf_event *event, int flags)
 	lockdep_assert_irqs_disabled();
 	x86_pmu_stop(event, PERF_EF_UPDATE);
 	x86_unplace(x86_cpuc(core), event);
+	if (event->hw.flags & X86_EVENT_FLAG_LARGE_PEBS)
+		perf_sched_cb_dec(event->pmu);
 	if (event->hw.flags & X86_EVENT_FLAG_LBR)
 		core->ops->branch_del(event);
 	perf_event_update_userpage(event);
@@ -348,6 +373,9 @@ void x86_pmu_del(struct perf_event *event, int flags)
 void x86_pmu_read(struct perf_event *event)
 {
 	lockdep_assert_irqs_disabled();
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	x86_flush_waiting(event);
 	if (!(event->hw.state & PERF_HES_STOPPED))
 		x86_event_update(event);
 }
@@ -394,9 +422,11 @@ void x86_pmu_disable(struct pmu *pmu)
  * @ctx: the task's context, or NULL
  * @sched_in: the incoming task's turn
  *
- * Called while an event with a branch stack is on this CPU's counters
- * (the vendor's branch_add asked for it): the vendor's branch recorder
- * forgets the outgoing task before the incoming one runs.
+ * Called while an event with a branch stack (the vendor's branch_add
+ * asked for it) or with X86_EVENT_FLAG_LARGE_PEBS is on this CPU's
+ * counters: the records waiting in the buffer become samples of the
+ * outgoing task, whose they are, and the vendor's branch recorder forgets
+ * that task before the incoming one runs.
  *
  * Context: the scheduler's hook, interrupts off, the PMU disabled.
  */
@@ -405,6 +435,10 @@ void x86_pmu_sched_task(struct perf_event_context *ctx, bool sched_in)
 	struct x86_core *core = this_cpu_read(x86_cpu_core);
 
 	lockdep_assert_irqs_disabled();
-	if (sched_in && core)
+	if (!core)
+		return;
+	if (!sched_in && core->ops->precise_flush)
+		core->ops->precise_flush(core, x86_cpuc(core));
+	if (sched_in && core->ops->branch_sched_in)
 		core->ops->branch_sched_in();
 }

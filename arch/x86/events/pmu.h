@@ -119,6 +119,9 @@ struct x86_constraint {
  * @drain: the PMI's turn for the samples the hardware recorded itself
  *	(PEBS), with @status what @overflowed returned; returns how many
  *	samples it handled. NULL without such a recorder
+ * @precise_flush: the same outside the PMI, for the records that events
+ *	with X86_EVENT_FLAG_LARGE_PEBS left waiting in the buffer; NULL when
+ *	no event can have that flag
  *
  * All but @hw_config, @fixed_for and the @branch_init pair run on the CPU
  * concerned with interrupts off (or in NMI); those run at
@@ -145,12 +148,20 @@ struct x86_core_ops {
 	int (*precise_init)(struct perf_event *event);
 	int (*drain)(struct x86_core *core, struct x86_cpu_pmu *cpuc,
 		     u64 status, struct pt_regs *regs);
+	void (*precise_flush)(struct x86_core *core, struct x86_cpu_pmu *cpuc);
 };
 
 /* hw.flags: the event records a branch stack (the vendor's recorder) */
 #define X86_EVENT_FLAG_LBR	BIT(0)
 /* hw.flags: the event samples precisely (attr.precise_ip; Intel PEBS) */
 #define X86_EVENT_FLAG_PEBS	BIT(1)
+/*
+ * hw.flags: a precise event whose samples the hardware's records alone
+ * describe, so they may wait in the buffer for a later interrupt (Intel
+ * large PEBS); @precise_flush turns them into samples before the event
+ * or its task leaves the counter, and before a read
+ */
+#define X86_EVENT_FLAG_LARGE_PEBS	BIT(2)
 
 /**
  * struct x86_core - one core PMU: the struct pmu, its hardware, its CPUs

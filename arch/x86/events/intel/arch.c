@@ -220,6 +220,7 @@ static void intel_reset_cpu(struct x86_core *core)
 	if (!core->gated)
 		wrmsrl(MSR_CORE_PERF_GLOBAL_OVF_CTRL, core->gp | core->fixed);
 	intel_pebs_reset_cpu();
+	intel_lbr_reset_cpu();
 }
 
 static const struct x86_core_ops intel_ops = {
@@ -239,6 +240,7 @@ static const struct x86_core_ops intel_ops = {
 	.branch_sched_in = intel_lbr_sched_in,
 	.precise_init	= intel_pebs_init,
 	.drain		= intel_pebs_drain,
+	.precise_flush	= intel_pebs_flush,
 };
 
 /* version 1: no global registers, no fixed counters, no LBR we drive */

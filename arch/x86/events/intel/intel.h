@@ -114,6 +114,7 @@ void intel_lbr_del(struct perf_event *event);
 void intel_lbr_enable(void);
 void intel_lbr_disable(void);
 void intel_lbr_sched_in(void);
+void intel_lbr_reset_cpu(void);
 void intel_lbr_sample(struct perf_event *event, struct perf_sample_data *data);
 u8 intel_lbr_decode(u64 from, u64 to, u64 info, struct perf_branch_entry *e);
 
@@ -131,6 +132,7 @@ void intel_pebs_enable(void);
 void intel_pebs_disable(void);
 u64 intel_pebs_guest_enable(void);
 void intel_pebs_reset_cpu(void);
+void intel_pebs_flush(struct x86_core *core, struct x86_cpu_pmu *cpuc);
 int intel_pebs_drain(struct x86_core *core, struct x86_cpu_pmu *cpuc,
 		     u64 status, struct pt_regs *iregs);
 

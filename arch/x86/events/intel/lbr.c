@@ -324,6 +324,30 @@ static void lbr_freeze_on_pmi(bool on)
 }
 
 /**
+ * intel_lbr_reset_cpu - this CPU's LBR off and empty
+ *
+ * Whatever ran before us (firmware, a kexec'd kernel, this CPU before it
+ * went down) may have left LBR_CTL recording, or left entries and the
+ * freeze bit: the first event must find neither. No event is on this CPU
+ * now, so its LBR_CTL bookkeeping starts over too.
+ *
+ * Context: the CPU coming up or going down, interrupts off.
+ */
+void intel_lbr_reset_cpu(void)
+{
+	struct lbr_cpu *lc = this_cpu_ptr(&lbr_cpu);
+
+	lockdep_assert_irqs_disabled();
+	if (!lbr.depth)
+		return;
+	wrmsrl(MSR_ARCH_LBR_CTL, 0);
+	lbr_clear();
+	lbr_freeze_on_pmi(false);
+	lc->users = 0;
+	lc->ctl = 0;
+}
+
+/**
  * intel_lbr_add - an event with a branch stack goes on this CPU
  * @event: the event, being added to the counters
  *

@@ -29,13 +29,25 @@
  * are "constant skid". There is no 3: that needs the hardware's precise
  * distribution, which the parts we drive do not enumerate.
  *
- * One record per PMI: the interrupt threshold is one record past the
- * buffer's base, so each sample still has its own PMI, as the core's
- * throttling, event limits and overflow signals expect; the rest of the
- * 64 KiB buffer is slack for records written while the PMI is pending.
- * The counter's reload keeps the count exact: each record says the
- * counter ran from where we last saw it to the wrap and restarted at the
- * reset value we gave it (pebs_wrapped()).
+ * One record per PMI, or many. The interrupt threshold is one record past
+ * the buffer's base, so each sample has its own PMI, unless every precise
+ * event on the CPU is "large": one whose samples hold nothing the record
+ * does not give (pebs_large_ok(): a fixed period, and the sample fields
+ * of PEBS_LARGE_SAMPLE). Then the threshold is near the buffer's end and
+ * one PMI turns hundreds of records into samples. Records that wait in
+ * the buffer belong to the task running now and to the counters' current
+ * events, so they are flushed into samples (intel_pebs_flush()) at every
+ * context switch (->sched_task), before such an event's counter is
+ * stopped or given up, and before its count is read. The counter's reload
+ * keeps the count exact: each record says the counter ran from where we
+ * last saw it to the wrap and restarted at the reset value we gave it
+ * (pebs_wrapped()).
+ *
+ * A sample's time is the record's TSC, converted as sched_clock() would
+ * convert it, when that is the clock perf uses: events on their own
+ * clockid, and systems whose sched_clock() is not the stable TSC, take
+ * the time when the record is read, and are never large (their samples
+ * would all get the time of the flush).
  *
  * Buffers. The CPU writes records at linear addresses while whatever page
  * tables are loaded, user ones under PTI included, so the DS area and the
@@ -64,6 +76,8 @@
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 
+#include <linux/sched/clock.h>
+
 #include <asm/cpu_entry_area.h>
 #include <asm/cpufeature.h>
 #include <asm/intel_ds.h>
@@ -71,6 +85,8 @@
 #include <asm/perf_event.h>
 #include <asm/processor.h>
 #include <asm/ptrace.h>
+#include <asm/timer.h>
+#include <asm/tsc.h>
 
 #include "../pmu.h"
 #include "intel.h"
@@ -96,6 +112,26 @@
 
 /* the most LBR entries a record's LBR group holds */
 #define PEBS_MAX_LBRS		32
+
+/*
+ * The sample fields a large event may ask for: those a record gives
+ * (IP, registers, memory info, branch stack, time; PHYS_ADDR and
+ * CODE_PAGE_SIZE are derived from them), and those that hold wherever
+ * the flush runs, as it runs on the event's CPU in its task.
+ */
+#define PEBS_LARGE_SAMPLE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+				 PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
+				 PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_CPU | \
+				 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_PERIOD | \
+				 PERF_SAMPLE_REGS_INTR | PEBS_MEM_SAMPLE | \
+				 PERF_SAMPLE_PHYS_ADDR | \
+				 PERF_SAMPLE_CODE_PAGE_SIZE)
+
+/* the registers the GPR group holds, as PERF_REG_X86_* bits */
+#define PEBS_GPR_REGS		(GENMASK_ULL(PERF_REG_X86_FLAGS, \
+					     PERF_REG_X86_AX) | \
+				 GENMASK_ULL(PERF_REG_X86_R15, \
+					     PERF_REG_X86_R8))
 
 /* what the probe found; max_precise 0 while PEBS is off */
 static struct {
@@ -129,15 +165,20 @@ static DEFINE_PER_CPU(struct pebs_brs, pebs_brs);
  *	entry area's)
  * @enable: PEBS_ENABLE bits of the counters counting precise events
  * @groups: MSR_PEBS_DATA_CFG bits each of those events needs, by counter
+ * @large: those of @enable whose events are large (X86_EVENT_FLAG_LARGE_PEBS)
  * @msr_enable: what IA32_PEBS_ENABLE holds
  * @msr_cfg: what MSR_PEBS_DATA_CFG holds
+ * @flushing: intel_pebs_flush() is at work, and an event it stops must
+ *	not flush again
  */
 struct pebs_cpu {
 	void	*buf;
 	u64	enable;
+	u64	large;
 	u64	groups[X86_NR_IDX];
 	u64	msr_enable;
 	u64	msr_cfg;
+	bool	flushing;
 };
 
 static DEFINE_PER_CPU(struct pebs_cpu, pebs_cpu);
@@ -206,13 +247,44 @@ static u64 pebs_groups_for(struct perf_event *event)
 	return groups;
 }
 
+/* whether sample times can come from the records' TSC */
+static bool pebs_tsc_time(struct perf_event *event)
+{
+	return !event->attr.use_clockid && using_native_sched_clock() &&
+	       sched_clock_stable();
+}
+
+/*
+ * Whether @event's records may wait in the buffer: its period is fixed
+ * (a frequency needs each sample's count as it comes), and each of its
+ * samples is whole from the record and the task it is flushed in. A
+ * branch stack qualifies only from the record's LBR group.
+ */
+static bool pebs_large_ok(struct perf_event *event)
+{
+	const struct perf_event_attr *attr = &event->attr;
+	u64 ok = PEBS_LARGE_SAMPLE;
+
+	if (attr->freq)
+		return false;
+	if (!pebs_tsc_time(event))
+		ok &= ~PERF_SAMPLE_TIME;
+	if (attr->sample_regs_intr & ~PEBS_GPR_REGS)
+		ok &= ~PERF_SAMPLE_REGS_INTR;
+	if (has_branch_stack(event) && pebs.lbrs)
+		ok |= PERF_SAMPLE_BRANCH_STACK;
+	return !(attr->sample_type & ~ok);
+}
+
 /**
  * intel_pebs_init - accept a new precise event
  * @event: an event of the core PMU with 0 < precise_ip <= max_precise,
  *	sampling
  *
  * Any event may be precise (PEBS_BASELINE); only the counters with a
- * PEBS_ENABLE bit take it, which x86_event_counters() applies.
+ * PEBS_ENABLE bit take it, which x86_event_counters() applies. A large
+ * one asks for the context switches, where its waiting records are
+ * flushed.
  *
  * Context: perf_event_open(), may sleep.
  * Return: 0.
@@ -221,6 +293,10 @@ int intel_pebs_init(struct perf_event *event)
 {
 	event->hw.flags |= X86_EVENT_FLAG_PEBS;
 	event->hw.extra_reg.config = pebs_groups_for(event);
+	if (pebs_large_ok(event)) {
+		event->hw.flags |= X86_EVENT_FLAG_LARGE_PEBS;
+		event->attach_state |= PERF_ATTACH_SCHED_CB;
+	}
 	return 0;
 }
 
@@ -248,12 +324,15 @@ void intel_pebs_program(struct perf_event *event, bool on)
 	lockdep_assert_irqs_disabled();
 	if (!on) {
 		pc->enable &= ~BIT_ULL(idx);
+		pc->large &= ~BIT_ULL(idx);
 		return;
 	}
 	ds->pebs_event_reset[pebs_reset_slot(idx)] =
 		(u64)(-period) & x86_cntr_mask(core, idx);
 	pc->groups[idx] = hwc->extra_reg.config;
 	pc->enable |= BIT_ULL(idx);
+	if (hwc->flags & X86_EVENT_FLAG_LARGE_PEBS)
+		pc->large |= BIT_ULL(idx);
 }
 
 /**
@@ -267,12 +346,47 @@ bool intel_pebs_adaptive(struct perf_event *event)
 	return event->hw.extra_reg.config;
 }
 
+/* the size of a record with the groups of @cfg (MSR_PEBS_DATA_CFG) */
+static unsigned int pebs_record_size(u64 cfg)
+{
+	unsigned int size = sizeof(struct pebs_basic);
+
+	if (cfg & PEBS_DATACFG_MEMINFO)
+		size += sizeof(struct pebs_meminfo);
+	if (cfg & PEBS_DATACFG_GP)
+		size += sizeof(struct pebs_gprs);
+	if (cfg & PEBS_DATACFG_XMMS)
+		size += sizeof(struct pebs_xmm);
+	if (cfg & PEBS_DATACFG_LBRS)
+		size += (FIELD_GET(PEBS_DATACFG_LBR_NR, cfg) + 1) *
+			sizeof(struct pebs_lbr);
+	return size;
+}
+
+/*
+ * Where the PMI comes: one record in while any precise event here needs
+ * a PMI per sample; with only large ones, once the buffer is full but
+ * for room for one more record of each PEBS counter, which may each
+ * write one before the PMI is taken.
+ */
+static void pebs_set_threshold(struct pebs_cpu *pc, u64 cfg)
+{
+	struct debug_store *ds = this_cpu_ptr(&cpu_debug_store);
+	unsigned int size = pebs_record_size(cfg);
+	u64 thr = ds->pebs_buffer_base + size;
+
+	if (pc->enable && !(pc->enable & ~pc->large))
+		thr = ds->pebs_absolute_maximum -
+		      (u64)size * (hweight64(pebs.cntrs) + 1);
+	ds->pebs_interrupt_threshold = thr;
+}
+
 /**
  * intel_pebs_enable - PEBS on for the counters about to be enabled
  *
  * Part of the global enable, before IA32_PERF_GLOBAL_CTRL: the groups the
- * CPU's precise events need, and their PEBS_ENABLE bits. Each MSR is
- * written only when it changes.
+ * CPU's precise events need, the buffer's interrupt threshold, and their
+ * PEBS_ENABLE bits. Each MSR is written only when it changes.
  *
  * Context: this CPU, interrupts off or NMI, the counters stopped.
  */
@@ -290,6 +404,8 @@ void intel_pebs_enable(void)
 		wrmsrl(MSR_PEBS_DATA_CFG, cfg);
 		pc->msr_cfg = cfg;
 	}
+	if (pc->enable)
+		pebs_set_threshold(pc, cfg);
 	if (pc->enable != pc->msr_enable) {
 		wrmsrl(MSR_IA32_PEBS_ENABLE, pc->enable);
 		pc->msr_enable = pc->enable;
@@ -357,6 +473,7 @@ void intel_pebs_reset_cpu(void)
 	wrmsrl(MSR_IA32_PEBS_ENABLE, 0);
 	wrmsrl(MSR_PEBS_DATA_CFG, 0);
 	pc->enable = 0;
+	pc->large = 0;
 	pc->msr_enable = 0;
 	pc->msr_cfg = 0;
 	memset(ds, 0, sizeof(*ds));
@@ -465,11 +582,14 @@ static void pebs_brstack(struct perf_event *event,
 
 /*
  * One sample of @event from the record at @rec, whose groups are
- * @groups and size @size. Returns whether perf_event_overflow() wants
- * the event stopped.
+ * @groups. The event's @last record of this drain is its overflow: it
+ * counts against the interrupt budget and the refresh limit, runs the
+ * overflow program and signal, as one interrupt's should; those before
+ * it are only written out. Returns whether the overflow wants the event
+ * stopped.
  */
 static bool pebs_sample(struct perf_event *event, const void *rec,
-			u64 groups, struct pt_regs *iregs)
+			u64 groups, struct pt_regs *iregs, bool last)
 {
 	const struct pebs_basic *basic = rec;
 	const struct pebs_meminfo *mem = NULL;
@@ -492,6 +612,11 @@ static bool pebs_sample(struct perf_event *event, const void *rec,
 		next += sizeof(struct pebs_xmm);
 
 	perf_sample_data_init(&data, 0, hwc->last_period);
+	if ((type & PERF_SAMPLE_TIME) && pebs_tsc_time(event)) {
+		data.time = native_sched_clock_from_tsc(basic->tsc) +
+			    __sched_clock_offset;
+		data.sample_flags |= PERF_SAMPLE_TIME;
+	}
 	pebs_regs(event, &regs, basic, gprs);
 	if (mem) {
 		if (type & PERF_SAMPLE_ADDR) {
@@ -511,6 +636,10 @@ static bool pebs_sample(struct perf_event *event, const void *rec,
 		else
 			x86_event_core(event)->ops->branch_sample(event, &data);
 	}
+	if (!last) {
+		perf_event_output(event, &data, &regs);
+		return false;
+	}
 	return perf_event_overflow(event, &data, &regs);
 }
 
@@ -527,44 +656,45 @@ static bool pebs_record(const void *rec, u64 left, u64 *groups, u64 *size)
 	return *size >= sizeof(struct pebs_basic) && *size <= left;
 }
 
-/**
- * intel_pebs_drain - turn the buffer's records into samples
- * @core: this CPU's core PMU
- * @cpuc: its counters here
- * @status: what the PMI found in IA32_PERF_GLOBAL_STATUS
- * @iregs: the registers the PMI interrupted
- *
- * Every record, and in it every counter it applies to whose event is
- * still precise and running here, gives that event one sample. Records
- * are read whenever the buffer holds any, OvfBuf or not: a record whose
- * PMI we already served with another overflow's is still a sample. The
- * buffer is empty afterwards, and each event that had records starts its
- * next period on its counter as x86_set_period() programs it.
- *
- * Context: the PMI (NMI), the counters frozen; no locks.
- * Return: the number of samples taken, at least 1 when OvfBuf was set.
+/*
+ * Every record in the buffer, and in it every counter it applies to whose
+ * event is still precise and running here, gives that event one sample,
+ * with @iregs for what the record does not hold. The buffer is empty
+ * afterwards, and each event that had records starts its next period on
+ * its counter as x86_set_period() programs it. Returns the number of
+ * records taken.
  */
-int intel_pebs_drain(struct x86_core *core, struct x86_cpu_pmu *cpuc,
-		     u64 status, struct pt_regs *iregs)
+static int pebs_drain_records(struct x86_core *core, struct x86_cpu_pmu *cpuc,
+			      struct pt_regs *iregs)
 {
 	struct debug_store *ds = this_cpu_ptr(&cpu_debug_store);
 	struct pebs_cpu *pc = this_cpu_ptr(&pebs_cpu);
 	u64 len, off, groups, size, cntrs, seen = 0;
+	u32 last[X86_NR_IDX];
 	struct perf_event *event;
 	unsigned long idx;
 	int n = 0;
 
-	if (!pebs.max_precise)
-		return 0;
 	len = ds->pebs_index - ds->pebs_buffer_base;
 	if (len > PEBS_BUFFER_SIZE)
 		len = 0;
+	/* first where each counter's last record is */
 	for (off = 0; pebs_record(pc->buf + off, len - off, &groups, &size);
 	     off += size) {
+		cntrs = ((const struct pebs_basic *)(pc->buf + off))->
+			applicable_counters & pebs.cntrs;
+		for_each_set_bit(idx, (unsigned long *)&cntrs, X86_NR_IDX)
+			last[idx] = off;
+		seen |= cntrs;
+	}
+	len = off;
+	seen = 0;
+	for (off = 0; off < len; off += size) {
 		const struct pebs_basic *basic = pc->buf + off;
+		u64 mine = basic->applicable_counters & pebs.cntrs;
 
-		cntrs = basic->applicable_counters & pebs.cntrs;
-		for_each_set_bit(idx, (unsigned long *)&cntrs, X86_NR_IDX) {
+		pebs_record(basic, len - off, &groups, &size);
+		for_each_set_bit(idx, (unsigned long *)&mine, X86_NR_IDX) {
 			event = cpuc->events[idx];
 			if (!event || !(event->hw.flags & X86_EVENT_FLAG_PEBS) ||
 			    (event->hw.state & PERF_HES_STOPPED))
@@ -574,7 +704,8 @@ int intel_pebs_drain(struct x86_core *core, struct x86_cpu_pmu *cpuc,
 			n++;
 			if (!perf_hw_period_advance(&event->hw))
 				continue;
-			if (pebs_sample(event, basic, groups, iregs))
+			if (pebs_sample(event, basic, groups, iregs,
+					last[idx] == off))
 				x86_pmu_stop(event, 0);
 		}
 	}
@@ -589,9 +720,70 @@ int intel_pebs_drain(struct x86_core *core, struct x86_cpu_pmu *cpuc,
 		x86_set_period(event);
 		intel_pebs_program(event, true);
 	}
+	return n;
+}
+
+/**
+ * intel_pebs_drain - turn the buffer's records into samples
+ * @core: this CPU's core PMU
+ * @cpuc: its counters here
+ * @status: what the PMI found in IA32_PERF_GLOBAL_STATUS
+ * @iregs: the registers the PMI interrupted
+ *
+ * Records are read whenever the buffer holds any, OvfBuf or not: a
+ * record whose PMI we already served with another overflow's is still a
+ * sample.
+ *
+ * Context: the PMI (NMI), the counters frozen; no locks.
+ * Return: the number of samples taken, at least 1 when OvfBuf was set.
+ */
+int intel_pebs_drain(struct x86_core *core, struct x86_cpu_pmu *cpuc,
+		     u64 status, struct pt_regs *iregs)
+{
+	int n;
+
+	if (!pebs.max_precise)
+		return 0;
+	n = pebs_drain_records(core, cpuc, iregs);
 	if (!n && (status & GLOBAL_STATUS_BUFFER_OVF))
 		n = 1;
 	return n;
+}
+
+/**
+ * intel_pebs_flush - the records large events left waiting, as samples
+ * @core: this CPU's core PMU
+ * @cpuc: its counters here
+ *
+ * The counters are frozen meanwhile, so that no record is written behind
+ * the drain. What a sample takes from the registers and the record lacks
+ * is zero (the records of large events lack nothing they ask for); the
+ * code segment follows the record's IP. An event a sample stops comes
+ * back here through x86_pmu_stop(), and finds nothing to do.
+ *
+ * Context: this CPU, interrupts off, not in NMI: a context switch, an
+ * event stopped or read.
+ */
+void intel_pebs_flush(struct x86_core *core, struct x86_cpu_pmu *cpuc)
+{
+	struct debug_store *ds = this_cpu_ptr(&cpu_debug_store);
+	struct pebs_cpu *pc = this_cpu_ptr(&pebs_cpu);
+	bool frozen = cpuc->frozen;
+	struct pt_regs regs;
+
+	lockdep_assert_irqs_disabled();
+	if (!pc->large || pc->flushing ||
+	    ds->pebs_index == ds->pebs_buffer_base)
+		return;
+	memset(&regs, 0, sizeof(regs));
+	/* ->sched_task runs with the PMU disabled, but not counted as such */
+	if (!frozen)
+		x86_pmu_disable(&core->pmu);
+	pc->flushing = true;
+	pebs_drain_records(core, cpuc, &regs);
+	pc->flushing = false;
+	if (!frozen)
+		x86_pmu_enable(&core->pmu);
 }
 
 /**

@@ -26,7 +26,10 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
 
 #include "../kselftest_harness.h"
 #include "perf_test.h"
@@ -641,6 +644,292 @@ TEST_F(pebs, count_exact_in_group)
 	ASSERT_EQ((__u64)PI_ITERS * PI_LEN, c2.count - c1.count);
 	close(b);
 	close(a);
+}
+
+/*
+ * Large PEBS: an event whose samples the record alone describes (fixed
+ * period; here IP with TID or TIME) may leave its records in the buffer
+ * until it is nearly full, so that one PMI takes many. The kernel must
+ * still give every sample exactly, with the time it was taken, the task
+ * it was taken in, and a count that includes the records still waiting.
+ */
+
+/* the "PMI:" line of /proc/interrupts, summed over the CPUs; -1: none */
+static long pmi_count(void)
+{
+	char line[4096], *p, *end;
+	long sum = -1, v;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		p = line;
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, "PMI:", 4))
+			continue;
+		sum = 0;
+		for (p += 4;; p = end) {
+			v = strtol(p, &end, 10);
+			if (end == p)
+				break;
+			sum += v;
+		}
+		break;
+	}
+	fclose(f);
+	return sum;
+}
+
+/* the IP and the next u64 (TID or TIME) of each sample in @base's ring */
+static int pl_samples(void *base, __u64 *ip, __u64 *x, int max)
+{
+	struct perf_event_mmap_page *pg = base;
+	long psz = sysconf(_SC_PAGESIZE);
+	char *data = (char *)base + psz;
+	__u64 head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	__u64 off = 0;
+	int n = 0;
+
+	if (head > (__u64)RING_PAGES * psz)
+		return -1;
+	while (off + sizeof(struct perf_event_header) <= head && n < max) {
+		struct perf_event_header *h = (void *)(data + off);
+		__u64 *p = (__u64 *)(h + 1);
+
+		if (h->size < sizeof(*h) || off + h->size > head)
+			return -1;
+		if (h->type == PERF_RECORD_SAMPLE) {
+			ip[n] = p[0];
+			x[n] = p[1];
+			n++;
+		}
+		off += h->size;
+	}
+	return n;
+}
+
+/* instructions:upp with @type beside the IP, disabled, -1 on error */
+static int pl_open(__u64 type, pid_t pid, int cpu)
+{
+	struct perf_event_attr attr;
+
+	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.precise_ip = 2;
+	attr.sample_period = PI_PERIOD;
+	attr.sample_type = PERF_SAMPLE_IP | type;
+	return sys_perf_event_open(&attr, pid, cpu, -1, 0);
+}
+
+/*
+ * Hundreds of samples from a handful of PMIs, each still on its exact
+ * instruction: the records waited in the buffer (upstream: "large PEBS").
+ */
+TEST_F(pebs, large_records_share_a_pmi)
+{
+	__u64 *ip = calloc(MAX_SAMPLES, sizeof(*ip));
+	__u64 *x = calloc(MAX_SAMPLES, sizeof(*x));
+	long before, after;
+	int fd, n, i;
+	void *ring;
+
+	ASSERT_TRUE(ip && x);
+	fd = pl_open(PERF_SAMPLE_TID, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	ring = perf_map_ring(fd, RING_PAGES);
+	ASSERT_NE(MAP_FAILED, ring);
+	before = pmi_count();
+	ASSERT_GE(before, 0) TH_LOG("no PMI line in /proc/interrupts");
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	pi_work(4 * PI_ITERS);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	after = pmi_count();
+	n = pl_samples(ring, ip, x, MAX_SAMPLES);
+	ASSERT_GT(n, 900);
+	for (i = 0; i < n; i++) {
+		memset(&self->s[i], 0, sizeof(self->s[i]));
+		self->s[i].ip = ip[i];
+		self->s[i].misc = PERF_RECORD_MISC_EXACT_IP;
+	}
+	ASSERT_GT(pi_check(self->s, n, self->l, PI_PERIOD, true), 900);
+	TH_LOG("%d samples, %ld PMIs", n, after - before);
+	ASSERT_LT((after - before) * 10, n);
+	perf_unmap_ring(ring, RING_PAGES);
+	close(fd);
+	free(ip);
+	free(x);
+}
+
+/*
+ * The time of each sample is when its record was written, not when the
+ * buffer was read: strictly increasing, and spread over the whole run
+ * (at least half the time the loop took, by CLOCK_MONOTONIC, which runs
+ * at the rate of perf's clock), where times taken as the buffer is read
+ * would span only the read.
+ */
+TEST_F(pebs, large_sample_times_from_the_records)
+{
+	__u64 *ip = calloc(MAX_SAMPLES, sizeof(*ip));
+	__u64 *t = calloc(MAX_SAMPLES, sizeof(*t));
+	struct timespec a, b;
+	long long run;
+	int fd, n, i;
+	void *ring;
+
+	ASSERT_TRUE(ip && t);
+	fd = pl_open(PERF_SAMPLE_TIME, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	ring = perf_map_ring(fd, RING_PAGES);
+	ASSERT_NE(MAP_FAILED, ring);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	pi_work(2 * PI_ITERS);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	run = (b.tv_sec - a.tv_sec) * 1000000000LL + b.tv_nsec - a.tv_nsec;
+	n = pl_samples(ring, ip, t, MAX_SAMPLES);
+	ASSERT_GT(n, 400);
+	for (i = 1; i < n; i++)
+		ASSERT_GT(t[i], t[i - 1]) TH_LOG("sample %d at %llu, %d at %llu",
+						 i - 1, (unsigned long long)t[i - 1],
+						 i, (unsigned long long)t[i]);
+	TH_LOG("%d samples over %llu ns of a %lld ns run", n,
+	       (unsigned long long)(t[n - 1] - t[0]), run);
+	ASSERT_GT((long long)(t[n - 1] - t[0]), run / 2);
+	perf_unmap_ring(ring, RING_PAGES);
+	close(fd);
+	free(ip);
+	free(t);
+}
+
+/*
+ * read() while the event runs counts the periods whose records still
+ * wait: the same as a plain counter beside it in its group, read in the
+ * same read().
+ */
+TEST_F(pebs, large_count_read_while_running)
+{
+	struct perf_event_attr attr;
+	__u64 v[3];
+	int a, b, i;
+
+	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.precise_ip = 2;
+	attr.sample_period = PI_PERIOD;
+	attr.sample_type = PERF_SAMPLE_IP;
+	attr.read_format = PERF_FORMAT_GROUP;
+	a = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(a, 0) TH_LOG("open: %s", strerror(errno));
+	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.disabled = 0;
+	b = sys_perf_event_open(&attr, 0, -1, a, 0);
+	ASSERT_GE(b, 0) TH_LOG("open member: %s", strerror(errno));
+	ASSERT_NE(MAP_FAILED, perf_map_ring(a, RING_PAGES));
+
+	ioctl(a, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	for (i = 0; i < 3; i++) {
+		pi_work(PI_ITERS);
+		ASSERT_EQ(sizeof(v), read(a, v, sizeof(v)));
+		ASSERT_EQ(2, v[0]);
+		ASSERT_GT(v[1], (__u64)PI_ITERS * PI_LEN * (i + 1));
+		ASSERT_EQ(v[2], v[1]) TH_LOG("read %d: precise %llu, plain %llu",
+					     i, (unsigned long long)v[1],
+					     (unsigned long long)v[2]);
+	}
+	ioctl(a, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	close(b);
+	close(a);
+}
+
+/* a child that runs @fn in rounds, taking turns with its sibling */
+static void pl_turns(loop_fn fn, int in, int out, int rounds)
+{
+	char c = 0;
+	int i;
+
+	for (i = 0; i < rounds; i++) {
+		if (read(in, &c, 1) != 1)
+			_exit(1);
+		fn(PI_ITERS / 4);
+		if (write(out, &c, 1) != 1)
+			_exit(1);
+	}
+	_exit(0);
+}
+
+/*
+ * A CPU-wide event on one CPU where two tasks take turns, each in its own
+ * loop: every sample in a loop has the TID of the task that ran it. The
+ * records of the outgoing task must become its samples at the switch,
+ * before the other task's records join them in the buffer.
+ */
+TEST_F(pebs, large_samples_keep_their_task)
+{
+	__u64 *ip = calloc(MAX_SAMPLES, sizeof(*ip));
+	__u64 *x = calloc(MAX_SAMPLES, sizeof(*x));
+	unsigned long lr[6];
+	int ab[2], ba[2], fd, n, i, st, in_a = 0, in_b = 0;
+	pid_t a, b;
+	cpu_set_t one;
+	void *ring;
+
+	ASSERT_TRUE(ip && x);
+	pi_labels(lr, true);
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	fd = pl_open(PERF_SAMPLE_TID, -1, 0);
+	if (fd < 0 && (errno == EACCES || errno == EPERM))
+		SKIP(return, "CPU-wide events need privilege");
+	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	ring = perf_map_ring(fd, RING_PAGES);
+	ASSERT_NE(MAP_FAILED, ring);
+	ASSERT_EQ(0, pipe(ab));
+	ASSERT_EQ(0, pipe(ba));
+
+	a = fork();
+	ASSERT_GE(a, 0);
+	if (!a) {
+		sched_setaffinity(0, sizeof(one), &one);
+		pl_turns((loop_fn)LABEL(pi_work), ba[0], ab[1], 8);
+	}
+	b = fork();
+	ASSERT_GE(b, 0);
+	if (!b) {
+		sched_setaffinity(0, sizeof(one), &one);
+		pl_turns((loop_fn)LABEL(pr_work), ab[0], ba[1], 8);
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	/* a's first turn */
+	ASSERT_EQ(1, write(ba[1], "", 1));
+	ASSERT_EQ(a, waitpid(a, &st, 0));
+	ASSERT_EQ(0, st);
+	ASSERT_EQ(b, waitpid(b, &st, 0));
+	ASSERT_EQ(0, st);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+
+	n = pl_samples(ring, ip, x, MAX_SAMPLES);
+	ASSERT_GT(n, 0);
+	for (i = 0; i < n; i++) {
+		__u32 tid = x[i] >> 32;
+
+		if (pi_inside(self->l, ip[i])) {
+			ASSERT_EQ(a, tid) TH_LOG("sample %d in a's loop, tid %u",
+						 i, tid);
+			in_a++;
+		} else if (pi_inside(lr, ip[i])) {
+			ASSERT_EQ(b, tid) TH_LOG("sample %d in b's loop, tid %u",
+						 i, tid);
+			in_b++;
+		}
+	}
+	TH_LOG("%d samples: %d in a's loop, %d in b's", n, in_a, in_b);
+	ASSERT_GT(in_a, 200);
+	ASSERT_GT(in_b, 200);
+	perf_unmap_ring(ring, RING_PAGES);
+	close(fd);
+	free(ip);
+	free(x);
 }
 
 TEST_HARNESS_MAIN
