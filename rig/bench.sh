@@ -29,7 +29,8 @@
 # ctxsw-0); then each row's extra fields and the sample-rate-max steps of
 # the last boot, and a verdict. Exit status non-zero when a guest fails,
 # a row is missing, or ours is worse than upstream by more than the
-# margin on any row but the new aux-write-256, hw-sample-1 and lbr-sample-32,
+# margin on any row but the new aux-write-256, hw-sample-1, lbr-sample-32
+# and pebs-sample-1,
 # the scaling rows (ctxsw-cpu-*, ctxsw-sys-*,
 # mmap-sys-*, fork-sys-*, tick-freq-*, bp-open-*) and the process rows
 # (attach-*, profile-*, ctxsw-process-*): those are new and report only,
@@ -113,7 +114,7 @@ FAMILIES = ('ctxsw-cpu', 'ctxsw-sys', 'mmap-sys', 'fork-sys', 'tick-freq',
             'bp-open')
 # other new rows, report only until they have a history: the AUX write
 # path, hardware samples with and without a branch stack
-NEW_ROWS = ('aux-write', 'hw-sample', 'lbr-sample')
+NEW_ROWS = ('aux-write', 'hw-sample', 'lbr-sample', 'pebs-sample')
 # the rows of a process of many threads: new, so report only as well;
 # the process-wide ones use our PERF_FLAG_PID_PROCESS, which upstream
 # refuses, so they come from ours alone

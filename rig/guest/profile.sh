@@ -10,7 +10,10 @@
 # Environment (kernel parameters through KPERF_APPEND): PROFILE_ROWS, a
 # comma-separated list of bench rows; PROFILE_SCALE, perf_bench's scale
 # argument (x4 runs each row four times as long); PROFILE_PERIOD, the
-# cpu-clock period in ns (default 50000).
+# sampling period (default 50000: ns of cpu-clock); PROFILE_EVENT, the
+# event sampled instead of cpu-clock (instructions:k, on the rig's PMU
+# model, profiles the kernel alone, exactly); PROFILE_LIMIT, the report's
+# percent limit (default 0.3).
 ROWS=${PROFILE_ROWS:-read-group-8}
 SCALE=${PROFILE_SCALE:-1}
 PERIOD=${PROFILE_PERIOD:-50000}
@@ -21,7 +24,7 @@ cp /tests/bench/perf_bench /host/tmp/perf_bench
 echo 0 > /proc/sys/kernel/kptr_restrict
 echo -1 > /proc/sys/kernel/perf_event_paranoid
 
-chroot /host "$PERF" record -a -m 1024 -e cpu-clock -c "$PERIOD" -o /tmp/perf.data \
+chroot /host "$PERF" record -a -m 1024 -e "${PROFILE_EVENT:-cpu-clock}" -c "$PERIOD" -o /tmp/perf.data \
 	/tmp/perf_bench "$SCALE" "$ROWS" 2>&1 | sed 's/^/# /'
 chroot /host "$PERF" report -i /tmp/perf.data --stdio --sort sym \
-	--percent-limit 0.3 2>/dev/null | grep -v '^$'
+	--percent-limit "${PROFILE_LIMIT:-0.3}" 2>/dev/null | grep -v '^$'
