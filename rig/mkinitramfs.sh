@@ -130,6 +130,17 @@ elif [ "$ARCH" = x86_64 ]; then
 		chmod +x "$ROOT/tests/tool/rr"
 		echo "tool 900 tool/rr" >> "$ROOT/tests/check.list"
 	fi
+	# PAPI's tools and rig/guest/papiwork.c, linked with the host's
+	# libpapi and run in its root (rig/papi.sh), when the host has
+	# papi-tools and libpapi-dev (make setup installs them)
+	if [ -x /usr/bin/papi_avail ]; then
+		gcc -O2 -Wall -o "$ROOT/tests/tool/papiwork" \
+			"$RIG/guest/papiwork.c" -lpapi ||
+			log "cannot compile rig/guest/papiwork.c: tool/papi fails"
+		cp "$RIG/papi.sh" "$ROOT/tests/tool/papi"
+		chmod +x "$ROOT/tests/tool/papi"
+		echo "tool 300 tool/papi" >> "$ROOT/tests/check.list"
+	fi
 fi
 
 # ONLY='glob ...' keeps only the check-list entries whose suite/name

@@ -7,7 +7,8 @@ pkgs=(linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
       cpio kmod rsync python3 ccache util-linux
       qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
       libc6-dev-arm64-cross busybox-static linux-perf trinity bpftrace
-      qemu-efi-aarch64 secilc rr)
+      qemu-efi-aarch64 secilc rr papi-tools
+      libpapi-dev)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
