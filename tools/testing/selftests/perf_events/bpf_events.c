@@ -721,6 +721,57 @@ TEST_F(fork_tp, read_value_of_counter)
 }
 
 /*
+ * The same of a CPU-wide counter on this task's CPU that also records
+ * context switches (attr.context_switch): such an event needs the
+ * scheduler's hooks, as task events do, but it is still a CPU event, and
+ * the helper must read it as one (this CPU's, whichever task runs), not
+ * refuse it as another task's.
+ */
+TEST_F(fork_tp, read_value_of_cpu_counter_with_switch_records)
+{
+	struct bpf_perf_event_value seen = { 0 };
+	struct perf_event_attr attr;
+	int arr, res, cnt, prog;
+	cpu_set_t one;
+	__u32 zero = 0;
+	__u64 before;
+
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	perf_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.context_switch = 1;
+	cnt = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (cnt < 0 && (errno == EACCES || errno == EPERM))
+		SKIP(return, "CPU-wide events need privilege");
+	ASSERT_GE(cnt, 0);
+	arr = map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 1);
+	ASSERT_GE(arr, 0);
+	ASSERT_EQ(map_update(arr, zero, &cnt), 0);
+	res = map_create(BPF_MAP_TYPE_ARRAY, sizeof(seen), 1);
+	ASSERT_GE(res, 0);
+
+	prog = read_value_prog(res, arr);
+	ASSERT_GE(prog, 0);
+	ASSERT_EQ(ioctl(self->fd, PERF_EVENT_IOC_SET_BPF, prog), 0);
+	touch_fresh_pages(NR_FAULTS);
+	before = perf_read_count(cnt);
+	ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0);
+	fork_children(1);
+	ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0);
+	ASSERT_EQ(map_lookup(res, 0, &seen), 0);
+	EXPECT_GE(before, NR_FAULTS);
+	EXPECT_GE(seen.counter, before);
+	EXPECT_LE(seen.counter, perf_read_count(cnt));
+	EXPECT_GT(seen.enabled, 0);
+	EXPECT_EQ(seen.enabled, seen.running);
+	close(prog);
+	close(res);
+	close(arr);
+	close(cnt);
+}
+
+/*
  * Loading a program writes a KSYMBOL record for its JITed text and a
  * BPF_EVENT PROG_LOAD record with its id (F37, F61); unloading writes the
  * KSYMBOL unregister and PROG_UNLOAD.  perf record reads these to
