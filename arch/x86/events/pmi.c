@@ -23,6 +23,7 @@
  */
 
 #include <linux/bitops.h>
+#include <linux/math64.h>
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
 
@@ -113,7 +114,14 @@ static int x86_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 		return NMI_DONE;
 	/* the "PMI" row of /proc/interrupts */
 	inc_irq_stat(apic_perf_irqs);
-	perf_sample_event_took(sched_clock() - start);
+	/*
+	 * The sample rate limit is about what one sample costs; a PMI that
+	 * drained a buffer of PEBS records took hundreds of them at once,
+	 * and charging them all to one would lower the rate for every event
+	 * as if each sample took a millisecond.
+	 */
+	perf_sample_event_took(div_u64(sched_clock() - start,
+				       max(handled, 1)));
 	/*
 	 * Report how many counters we served: when more than one wrapped,
 	 * a second NMI may already be latched for the ones we handled, and
