@@ -41,6 +41,21 @@ static int icount = 1;
 static int nolbr;
 /* "nopebs": the Intel model has pebs=off */
 static int nopebs;
+/*
+ * "id=NAME": a real part's identity (patch 0014: the PMU follows
+ * CPUID.01H's family and model); none: -cpu max, the full model
+ */
+enum { ID_MAX, ID_SKL, ID_ICL, ID_SPR, ID_ZEN3, ID_ZEN4 };
+static int ident;
+static const char *const ident_name[] = {
+	"max", "id=skl", "id=icl", "id=spr", "id=zen3", "id=zen4",
+};
+/* display family and model of each identity */
+static const u32 ident_fm[][2] = {
+	{ 0, 0 }, { 6, 0x5e }, { 6, 0x6a }, { 6, 0x8f }, { 0x19, 0x01 }, { 0x19, 0x11 },
+};
+/* Intel: GP counters, perfmon version */
+static u32 ngp = 4, pmu_ver = 5;
 
 static inline void out8(u16 p, u8 v)
 {
@@ -1606,10 +1621,11 @@ static void test_pebs(void)
 	eq(rdmsr(DS_AREA), 0x12345678, "IA32_DS_AREA: written and read");
 	wrmsr(DS_AREA, BIT_ULL(47));
 	gp(1, "IA32_DS_AREA: a non-canonical address #GP");
-	wrmsr(PEBS_ENABLE, 0xf | (7ull << 32));
-	eq(rdmsr(PEBS_ENABLE), 0xf | (7ull << 32), "IA32_PEBS_ENABLE: PMC0-3 and fixed 0-2");
-	wrmsr(PEBS_ENABLE, BIT(4));
-	gp(1, "IA32_PEBS_ENABLE: bit 4 (no PMC4) #GP");
+	wrmsr(PEBS_ENABLE, ((1u << ngp) - 1) | (7ull << 32));
+	eq(rdmsr(PEBS_ENABLE), ((1u << ngp) - 1) | (7ull << 32),
+	   "IA32_PEBS_ENABLE: every PMC and fixed 0-2");
+	wrmsr(PEBS_ENABLE, BIT(ngp));
+	gp(1, "IA32_PEBS_ENABLE: bit n (no PMCn) #GP");
 	wrmsr(PEBS_ENABLE, BIT_ULL(35));
 	gp(1, "IA32_PEBS_ENABLE: bit 35 (no fixed 3) #GP");
 	wrmsr(PEBS_ENABLE, BIT_ULL(63));
@@ -1659,7 +1675,8 @@ static void test_intel(void)
 	puts("# cpuid 0xa: eax="); puthex(a); puts(" ebx="); puthex(b);
 	puts(" ecx="); puthex(c); puts(" edx="); puthex(d); puts("\n");
 	report(ver >= 2, "CPUID 0xA: architectural perfmon version >= 2");
-	eq((a >> 8) & 0xff, 4, "CPUID 0xA: 4 GP counters");
+	eq(ver, pmu_ver, "CPUID 0xA: the identity's perfmon version");
+	eq((a >> 8) & 0xff, ngp, "CPUID 0xA: the identity's GP counters (4, 8)");
 	eq((a >> 16) & 0xff, 48, "CPUID 0xA: 48-bit GP counters");
 	eq(d & 0x1f, 3, "CPUID 0xA: 3 fixed counters");
 	eq((d >> 5) & 0xff, 48, "CPUID 0xA: 48-bit fixed counters");
@@ -1669,8 +1686,11 @@ static void test_intel(void)
 	if (ver >= 5) {
 		eq(c, 7, "CPUID 0xA v5: ECX enumerates fixed counters 0-2");
 		report(d & (1u << 15), "CPUID 0xA v5: AnyThread deprecated");
+	} else {
+		eq(c, 0, "CPUID 0xA v4: ECX reserved (0)");
+		eq(d & (1u << 15), 0, "CPUID 0xA v4: AnyThread not deprecated");
 	}
-	eq(rdmsr(GCTRL), 0xf, "GLOBAL_CTRL after RESET: GP counters enabled");
+	eq(rdmsr(GCTRL), (1u << ngp) - 1, "GLOBAL_CTRL after RESET: GP counters enabled");
 
 	/* exact counts */
 	wrmsr(GCTRL, 0);
@@ -1727,7 +1747,7 @@ static void test_intel(void)
 	eq(rdpmc(0), 0x1234567, "RDPMC(0) == IA32_PMC0"); report(!fault, "RDPMC(0) no fault");
 	wrmsr(FIX0, 0xabcdef);
 	eq(rdpmc(1u << 30), 0xabcdef, "RDPMC(1<<30) == IA32_FIXED_CTR0");
-	rdpmc(4); gp(1, "RDPMC(4) #GP: 4 GP counters");
+	rdpmc(ngp); gp(1, "RDPMC(number of GP counters) #GP");
 	rdpmc((1u << 30) | 3); gp(1, "RDPMC(fixed 3) #GP");
 	rdpmc(1u << 31); gp(1, "RDPMC fast mode (bit 31) #GP");
 	write_cr4(read_cr4() & ~(1u << 8));
@@ -1738,15 +1758,32 @@ static void test_intel(void)
 	report(!fault && user_pmc == 0x1234567, "RDPMC at CPL 3 with CR4.PCE == RDMSR");
 
 	/* #GP on what does not exist or is reserved */
-	rdmsr(PMC0 + 4); gp(1, "RDMSR IA32_PMC4 #GP");
-	rdmsr(EVTSEL0 + 4); gp(1, "RDMSR IA32_PERFEVTSEL4 #GP");
+	/* IA32_PMC0-7, IA32_PERFEVTSEL0-7: none beyond (8 counters: none) */
+	if (ngp < 8) {
+		rdmsr(PMC0 + ngp); gp(1, "RDMSR IA32_PMCn #GP (n: GP counters)");
+		rdmsr(EVTSEL0 + ngp); gp(1, "RDMSR IA32_PERFEVTSELn #GP");
+	}
 	rdmsr(FIX0 + 3); gp(1, "RDMSR IA32_FIXED_CTR3 #GP");
 	wrmsr(GSTATUS, 1); gp(1, "WRMSR GLOBAL_STATUS (read-only) #GP");
-	wrmsr(EVTSEL0, 0xc0 | (1u << 21)); gp(1, "WRMSR PERFEVTSEL AnyThread #GP");
+	if (pmu_ver >= 5) {
+		wrmsr(EVTSEL0, 0xc0 | (1u << 21)); gp(1, "WRMSR PERFEVTSEL AnyThread #GP");
+		wrmsr(FIXCTRL, 1u << 2); gp(1, "WRMSR FIXED_CTR_CTRL AnyThread #GP");
+	} else {
+		/* v4: AnyThread accepted; one thread per core: the thread's count */
+		wrmsr(GCTRL, 0);
+		wrmsr(EVTSEL0, 0xc0 | EN | USR | OS | (1u << 21));
+		report(!fault, "v4: WRMSR PERFEVTSEL AnyThread accepted");
+		wrmsr(FIXCTRL, 0x7);
+		report(!fault, "v4: WRMSR FIXED_CTR_CTRL AnyThread accepted");
+		wrmsr(PMC0, 0); wrmsr(FIX0, 0);
+		measure(GCTRL, 1, 1, 1000);
+		eq(rdmsr(PMC0), 1005, "v4: AnyThread GP counter: 1000 LOOPs count 1005");
+		eq(rdmsr(FIX0), 1005, "v4: AnyThread fixed counter 0: 1000 LOOPs count 1005");
+		wrmsr(EVTSEL0, 0); wrmsr(FIXCTRL, 0);
+	}
 	wrmsr(EVTSEL0, 1ull << 32); gp(1, "WRMSR PERFEVTSEL bit 32 #GP");
-	wrmsr(FIXCTRL, 1u << 2); gp(1, "WRMSR FIXED_CTR_CTRL AnyThread #GP");
 	wrmsr(FIXCTRL, 1u << 12); gp(1, "WRMSR FIXED_CTR_CTRL counter 3 #GP");
-	wrmsr(GCTRL, 1u << 4); gp(1, "WRMSR GLOBAL_CTRL bit 4 #GP");
+	wrmsr(GCTRL, 1u << ngp); gp(1, "WRMSR GLOBAL_CTRL bit n #GP (n: GP counters)");
 	wrmsr(GCTRL, 1ull << 35); gp(1, "WRMSR GLOBAL_CTRL bit 35 #GP");
 
 	/* legacy counter writes */
@@ -1767,7 +1804,9 @@ static void test_intel(void)
 	eq(rdmsr(APMC0), 0x123456789aull, "IA32_A_PMC0 reads the counter");
 	eq(rdpmc(0), 0x123456789aull, "RDPMC after a full-width write");
 	wrmsr(APMC0, 1ull << 48); gp(1, "IA32_A_PMC0 write beyond 48 bits #GP");
-	rdmsr(APMC0 + 4); gp(1, "RDMSR IA32_A_PMC4 #GP");
+	if (ngp < 8) {
+		rdmsr(APMC0 + ngp); gp(1, "RDMSR IA32_A_PMCn #GP (n: GP counters)");
+	}
 
 	/* v4: STATUS_SET, STATUS_RESET, INUSE */
 	wrmsr(GSET, 0x5 | (1ull << 33));
@@ -1911,6 +1950,14 @@ static void test_intel(void)
 	test_branches(&intel_br);
 	cpuid(0, &maxleaf, &b, &c, &d);
 	cpuid(7, &a, &b, &c, &d);
+	if (ident) {
+		/* the identity's legacy LBR MSRs: not modelled, #GP */
+		rdmsr(0x1c9); gp(1, "identity: RDMSR MSR_LASTBRANCH_TOS (legacy LBR) #GP");
+		wrmsr(0x1c8, 1); gp(1, "identity: WRMSR MSR_LBR_SELECT (legacy LBR) #GP");
+		rdmsr(0x680); gp(1, "identity: RDMSR MSR_LASTBRANCH_0_FROM_IP #GP");
+		wrmsr(0x6df, 0); gp(1, "identity: WRMSR MSR_LASTBRANCH_31_TO_IP #GP");
+		rdmsr(0xdc0); gp(1, "identity: RDMSR MSR_LBR_INFO_0 #GP");
+	}
 	if (nolbr) {
 		test_no_arch_lbr(maxleaf);
 	} else {
@@ -1924,6 +1971,8 @@ static void test_intel(void)
 	}
 	if (nopebs)
 		test_no_pebs("pebs=off", 1);
+	else if (ident == ID_SKL)
+		test_no_pebs("Skylake identity", 1);
 	else
 		test_pebs();
 	if (!icount) {
@@ -1966,6 +2015,10 @@ static void test_amd(void)
 	n = core ? 6 : 4;
 	note("PerfCtrExtCore: ", core);
 	note("PerfMonV2: ", v2);
+	if (ident == ID_ZEN3 || ident == ID_ZEN4) {
+		eq(core, 1, "identity: PerfCtrExtCore (CPUID 8000_0001H:ECX[23])");
+		eq(v2, ident == ID_ZEN4, "identity: PerfMonV2 on Zen 4, not on Zen 3");
+	}
 	cpuid(0xa, &a, &b, &c, &d);
 	eq(a, 0, "CPUID 0xA is 0 on AMD");
 	if (v2) {
@@ -2213,8 +2266,35 @@ void main(void)
 		nolbr = 1;
 	if (mbi && (mbi[0] & BIT(2)) && has_word((char *)mbi[4], "nopebs"))
 		nopebs = 1;
-	cpuid(0, &a, &b, &c, &d);
+	for (a = 1; a < sizeof(ident_name) / sizeof(ident_name[0]); a++)
+		if (mbi && (mbi[0] & BIT(2)) && has_word((char *)mbi[4], ident_name[a]))
+			ident = a;
+	if (ident == ID_SKL)
+		pmu_ver = 4;
+	if (ident == ID_ICL || ident == ID_SPR)
+		ngp = 8;
+	/* Skylake and Ice Lake have legacy LBRs (not modelled), no arch LBR */
+	if (ident == ID_SKL || ident == ID_ICL)
+		nolbr = 1;
 	puts("TAP version 13\n");
+	if (ident) {
+		u32 fam, model;
+
+		cpuid(1, &a, &b, &c, &d);
+		fam = (a >> 8) & 0xf;
+		model = (a >> 4) & 0xf;
+		if (fam == 0xf)
+			fam += (a >> 20) & 0xff;
+		if (fam == 6 || fam >= 0xf)
+			model |= ((a >> 16) & 0xf) << 4;
+		puts("# identity "); puts(ident_name[ident]); puts(": cpuid 1 eax=");
+		puthex(a); puts("\n");
+		eq(fam, ident_fm[ident][0], "identity: CPUID.01H display family");
+		eq(model, ident_fm[ident][1], "identity: CPUID.01H display model");
+		cpuid(1, &a, &b, &c, &d);
+		puts("# cpuid 1: ecx="); puthex(c); puts(" edx="); puthex(d); puts("\n");
+	}
+	cpuid(0, &a, &b, &c, &d);
 	puts(icount ? "# under -icount\n" : "# without icount\n");
 	if (b == 0x756e6547) {			/* "Genu" */
 		puts("# GenuineIntel\n");
