@@ -32,7 +32,13 @@
 # with the emulated PMU (rig/qemu; built here when it is missing): Intel
 # arch perfmon v5 (GenuineIntel, the default), the AMD core PMU with
 # PerfMonV2 (AuthenticAMD), the same with only the four legacy counters
-# (perfctr-core=off), or -cpu max without a PMU.
+# (perfctr-core=off), or -cpu max without a PMU; or a real part's
+# identity, whose PMU follows its family/model (rig/qemu patch 0014):
+# skylake (Skylake-Client: perfmon v4, 4 GP counters, AnyThread, no PEBS,
+# no LBRs), icelake (Icelake-Server as model 0x6A: v5, 8 GP counters,
+# PEBS format 4, no LBRs), sapphirerapids (Icelake-Server's features, family 6 model
+# 0x8F: that and arch LBRs), zen3 (EPYC-Milan: PerfCtrExtCore, no
+# PerfMonV2), zen4 (EPYC-Milan's features, model 0x11: PerfMonV2).
 # Exit status: 0 when the guest powered itself off, 124 on timeout.
 source "$(dirname "$0")/lib.sh"
 
@@ -63,7 +69,19 @@ x86_64)
 	amd) cpu=max,vendor=AuthenticAMD,pmu=on ;;
 	amd-legacy) cpu=max,vendor=AuthenticAMD,pmu=on,perfctr-core=off ;;
 	off) cpu=max ;;
-	*) die "unknown X86_PMU '$X86_PMU' (intel, amd, amd-legacy or off)" ;;
+	# real parts' identities: the PMU follows family/model (patch 0014)
+	skylake) cpu=Skylake-Client,pmu=on ;;
+	# QEMU 7.2's Icelake-Server says model 134 (06_86H: Snow Ridge's,
+	# a Tremont); Ice Lake-SP is 06_6AH
+	icelake) cpu=Icelake-Server,model=106,stepping=6,pmu=on ;;
+	sapphirerapids)
+		# QEMU 7.2 has no SapphireRapids model: Ice Lake's features
+		# with Sapphire Rapids' identity (06_8FH, stepping 8)
+		cpu="Icelake-Server,family=6,model=143,stepping=8,model-id=Intel Xeon Processor (SapphireRapids),pmu=on" ;;
+	zen3) cpu=EPYC-Milan,pmu=on ;;
+	# QEMU 7.2 has no EPYC-Genoa: Milan's features, Genoa's identity (19_11H)
+	zen4) cpu="EPYC-Milan,model=17,model-id=AMD EPYC-Genoa Processor,pmu=on" ;;
+	*) die "unknown X86_PMU '$X86_PMU' (intel, amd, amd-legacy, off, skylake, icelake, sapphirerapids, zen3 or zen4)" ;;
 	esac
 	# the rig's QEMU with the emulated x86 PMU: built on first use
 	# (make setup builds it; with nothing changed this does nothing)
