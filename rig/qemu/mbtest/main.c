@@ -1948,6 +1948,14 @@ static void test_intel(void)
 	wrmsr(EVTSEL0, 0);
 	wrmsr(GCTRL, 0);
 	test_branches(&intel_br);
+	if (ident == ID_ICL || ident == ID_SPR) {
+		/* Ice Lake on: BR_INST_RETIRED.COND is umask 11H (rr's ticks) */
+		struct br_pmu icl_br = intel_br;
+
+		icl_br.cbr = 0x11c4;
+		puts("# the branch events again, conditional as C4H umask 11H\n");
+		test_branches(&icl_br);
+	}
 	cpuid(0, &maxleaf, &b, &c, &d);
 	cpuid(7, &a, &b, &c, &d);
 	if (ident) {
