@@ -18,6 +18,7 @@
 #   make fuzz [ARCH=..]   our fuzzer and trinity on the DEBUG=1 kernel (MINUTES=10, SEED=)
 #   make qemu             build QEMU with the emulated x86 PMU (rig/qemu; make setup does)
 #   make qemu-test        its conformance suite (bare metal, -icount), Intel and AMD models
+#                         and real parts' identities (make check runs it without them)
 #   make debian-build     our perf in a kernel with Debian's config (ARCH=, STEP=config|perf|vmlinux|modules)
 #
 # Options: ARCH=x86_64|arm64 (one arch; check and compare default to both),
@@ -90,7 +91,7 @@ qemu:
 	@rig/qemu/build.sh >/dev/null
 
 qemu-test:
-	@rig/qemu/test.sh
+	@IDENTITIES=1 rig/qemu/test.sh
 
 clean:
 	rm -rf build
