@@ -141,7 +141,9 @@ fi
 work=$QEMU_PMU_DIR/work
 stage=$QEMU_PMU_DIR/stage
 rm -rf "$stage"
-cp -a "$src" "$stage"
+# the contents, so that a $src that is a symlink is copied, not linked
+mkdir -p "$stage"
+cp -a "$src/." "$stage"
 rm -rf "$stage/debian" "$stage/.pc"
 for p in $(series); do
 	patch -d "$stage" -p1 -s --no-backup-if-mismatch < "$PATCHES/$p" ||
