@@ -50,10 +50,12 @@ static int ident;
 static const char *const ident_name[] = {
 	"max", "id=skl", "id=icl", "id=spr", "id=zen3", "id=zen4",
 };
+
 /* display family and model of each identity */
 static const u32 ident_fm[][2] = {
 	{ 0, 0 }, { 6, 0x5e }, { 6, 0x6a }, { 6, 0x8f }, { 0x19, 0x01 }, { 0x19, 0x11 },
 };
+
 /* Intel: GP counters, perfmon version */
 static u32 ngp = 4, pmu_ver = 5;
 
@@ -2274,7 +2276,7 @@ void main(void)
 		nolbr = 1;
 	if (mbi && (mbi[0] & BIT(2)) && has_word((char *)mbi[4], "nopebs"))
 		nopebs = 1;
-	for (a = 1; a < sizeof(ident_name) / sizeof(ident_name[0]); a++)
+	for (a = 1; a < ARRAY_SIZE(ident_name); a++)
 		if (mbi && (mbi[0] & BIT(2)) && has_word((char *)mbi[4], ident_name[a]))
 			ident = a;
 	if (ident == ID_SKL)
