@@ -392,6 +392,8 @@ TEST_F(hw, counter_constraint_multiplexes)
 	attr.exclude_hv = 1;
 	attr.read_format = READ_FORMAT_TIMES;
 	lead = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (lead < 0 && errno == ENOENT)
+		SKIP(return, "no ref-cycles on this CPU (AMD Zen, on either kernel)");
 	ASSERT_LE(0, lead) TH_LOG("ref-cycles: %s", strerror(errno));
 	attr.disabled = 0;
 	sib = sys_perf_event_open(&attr, 0, -1, lead, 0);
