@@ -40,11 +40,10 @@
 #   (0xc0), PAPI_BR_INS BR_INST_RETIRED.ALL_BRANCHES (0xc4), PAPI_BR_CN
 #   BR_INST_RETIRED.CONDITIONAL (0x1c4), which the rig's QEMU counts
 #   exactly (rig/qemu patch 11). The run without it is shown as
-#   comments (identity). On AuthenticAMD (X86_PMU=amd, and
-#   X86_PMU=off, whose -cpu max is AMD's) libpfm4 takes family 15 for
-#   a K8 (amd64_k8_revg), whose retired instructions and branches
-#   (0xc0, 0xc2) are the rig's AMD model's: PAPI runs as it is, without
-#   PAPI_BR_CN, which the K8 lacks.
+#   comments (identity). On AuthenticAMD (X86_PMU=amd) libpfm4 takes
+#   family 15 for a K8 (amd64_k8_revg), whose retired instructions and
+#   branches (0xc0, 0xc2) are the rig's AMD model's: PAPI runs as it
+#   is, without PAPI_BR_CN, which the K8 lacks.
 #
 # Tests: avail (papi_avail lists PAPI_TOT_INS, PAPI_BR_INS and
 # PAPI_TOT_CYC as available, and PAPI_BR_CN on Intel; what it says of

@@ -68,7 +68,8 @@ x86_64)
 	intel) cpu=max,vendor=GenuineIntel,pmu=on ;;
 	amd) cpu=max,vendor=AuthenticAMD,pmu=on ;;
 	amd-legacy) cpu=max,vendor=AuthenticAMD,pmu=on,perfctr-core=off ;;
-	off) cpu=max ;;
+	# QEMU's max CPU turns its PMU on itself: off must say so
+	off) cpu=max,pmu=off ;;
 	# real parts' identities: the PMU follows family/model (patch 0014)
 	skylake) cpu=Skylake-Client,pmu=on ;;
 	# QEMU 7.2's Icelake-Server says model 134 (06_86H: Snow Ridge's,

@@ -1481,6 +1481,7 @@ static void bench_sample(const char *row, long freq, long iters)
 	sample_measure(row, &rb, iters, what, pages);
 }
 
+#if defined(__x86_64__)
 #define HW_SAMPLE_PERIOD	200003
 
 /*
@@ -1531,6 +1532,7 @@ static void bench_hw_sample(const char *row, __u64 bst, int precise,
 	snprintf(what, sizeof(what), "period=%d", HW_SAMPLE_PERIOD);
 	sample_measure(row, &rb, iters, what, pages);
 }
+#endif
 
 /*
  * The highest sustained rate: each step runs @iters iterations with a

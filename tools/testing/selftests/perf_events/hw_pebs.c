@@ -50,6 +50,8 @@
 #define PI_PERIOD2	30011
 #define BR_PERIOD	4001
 
+typedef void (*loop_fn)(unsigned long n);
+
 #if defined(__x86_64__)
 /*
  * pi_work(n): n iterations of five instructions (rdi counts down).
@@ -101,7 +103,6 @@ asm(".text\n"
 	__a;								\
 })
 
-typedef void (*loop_fn)(unsigned long n);
 
 static void pi_work(unsigned long n)
 {
@@ -842,8 +843,11 @@ TEST_F(pebs, large_count_read_while_running)
 	close(a);
 }
 
-/* a child that runs @fn in rounds, taking turns with its sibling */
-static void pl_turns(loop_fn fn, int in, int out, int rounds)
+/*
+ * A child that runs the plain loop (the one with known registers, with
+ * @regs) in rounds, taking turns with its sibling.
+ */
+static void pl_turns(bool regs, int in, int out, int rounds)
 {
 	char c = 0;
 	int i;
@@ -851,7 +855,10 @@ static void pl_turns(loop_fn fn, int in, int out, int rounds)
 	for (i = 0; i < rounds; i++) {
 		if (read(in, &c, 1) != 1)
 			_exit(1);
-		fn(PI_ITERS / 4);
+		if (regs)
+			pr_work(PI_ITERS / 4);
+		else
+			pi_work(PI_ITERS / 4);
 		if (write(out, &c, 1) != 1)
 			_exit(1);
 	}
@@ -891,13 +898,13 @@ TEST_F(pebs, large_samples_keep_their_task)
 	ASSERT_GE(a, 0);
 	if (!a) {
 		sched_setaffinity(0, sizeof(one), &one);
-		pl_turns((loop_fn)LABEL(pi_work), ba[0], ab[1], 8);
+		pl_turns(false, ba[0], ab[1], 8);
 	}
 	b = fork();
 	ASSERT_GE(b, 0);
 	if (!b) {
 		sched_setaffinity(0, sizeof(one), &one);
-		pl_turns((loop_fn)LABEL(pr_work), ab[0], ba[1], 8);
+		pl_turns(true, ab[0], ba[1], 8);
 	}
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	/* a's first turn */
