@@ -103,7 +103,6 @@ asm(".text\n"
 	__a;								\
 })
 
-
 static void pi_work(unsigned long n)
 {
 	((loop_fn)LABEL(pi_work))(n);
