@@ -117,6 +117,10 @@ void intel_lbr_sched_in(void);
 void intel_lbr_reset_cpu(void);
 void intel_lbr_sample(struct perf_event *event, struct perf_sample_data *data);
 u8 intel_lbr_decode(u64 from, u64 to, u64 info, struct perf_branch_entry *e);
+void intel_lbr_save_stack(struct perf_event *event,
+			  struct perf_sample_data *data,
+			  struct perf_branch_stack *bs, unsigned int nr,
+			  const u8 *types);
 
 /* ds.c */
 struct debug_store;

@@ -480,13 +480,39 @@ u8 intel_lbr_decode(u64 from, u64 to, u64 info, struct perf_branch_entry *e)
 }
 
 /**
+ * intel_lbr_save_stack - the branches an event selects into its sample
+ * @event: the event
+ * @data: its sample
+ * @bs: a stack of @nr decoded entries, youngest first, in per-CPU memory
+ *	that stays put until the sample is written
+ * @nr: how many
+ * @types: each entry's LBR_INFO type, as intel_lbr_decode() returned it
+ *
+ * For stacks read from the LBR MSRs and from a PEBS record's LBR group
+ * alike. The hardware index is 0: Arch LBR always has the youngest
+ * branch in entry 0.
+ *
+ * Context: the PMI, or a PEBS flush with interrupts off.
+ */
+void intel_lbr_save_stack(struct perf_event *event,
+			  struct perf_sample_data *data,
+			  struct perf_branch_stack *bs, unsigned int nr,
+			  const u8 *types)
+{
+	bs->nr = nr;
+	bs->hw_idx = 0;
+	intel_lbr_filter(bs, types,
+			 intel_lbr_wanted(event->attr.branch_sample_type));
+	perf_sample_save_brstack(data, event, bs, NULL);
+}
+
+/**
  * intel_lbr_sample - put the branch stack in a sample
  * @event: the event whose counter overflowed
  * @data: its sample
  *
  * Reads the entries, youngest first, up to the first empty one, and keeps
- * those the event selects. The hardware index is 0: Arch LBR always has
- * the youngest branch in entry 0.
+ * those the event selects.
  *
  * Context: the PMI, with the counters and the LBR stopped.
  */
@@ -508,11 +534,7 @@ void intel_lbr_sample(struct perf_event *event, struct perf_sample_data *data)
 		buf->types[i] = intel_lbr_decode(from, to, info,
 						 &bs->entries[i]);
 	}
-	bs->nr = i;
-	bs->hw_idx = 0;
-	intel_lbr_filter(bs, buf->types,
-			 intel_lbr_wanted(event->attr.branch_sample_type));
-	perf_sample_save_brstack(data, event, bs, NULL);
+	intel_lbr_save_stack(event, data, bs, i, buf->types);
 }
 
 /**

@@ -573,11 +573,7 @@ static void pebs_brstack(struct perf_event *event,
 		buf->types[i] = intel_lbr_decode(lbrs[i].from, lbrs[i].to,
 						 lbrs[i].info,
 						 &bs->entries[i]);
-	bs->nr = i;
-	bs->hw_idx = 0;
-	intel_lbr_filter(bs, buf->types,
-			 intel_lbr_wanted(event->attr.branch_sample_type));
-	perf_sample_save_brstack(data, event, bs, NULL);
+	intel_lbr_save_stack(event, data, bs, i, buf->types);
 }
 
 /*
