@@ -71,15 +71,7 @@
 TESTS="avail component count command_line"
 . /tests/hostperf.sh
 tap_plan
-fail_all() {
-	for t in $TESTS; do
-		result not-ok "$t" "$1"
-	done
-	exit 0
-}
-# the share is enough; a host without perf is perf-tool.sh's concern
-hostperf_mount > /tmp/hostperf.why ||
-	grep -qs ' /host 9p ' /proc/mounts || skip_all "$(cat /tmp/hostperf.why)"
+hostshare_or_skip
 [ -x /host/usr/bin/papi_avail ] ||
 	skip_all "no papi-tools on the host (apt-get install papi-tools)"
 [ -x /tests/tool/papiwork ] || fail_all "no workload in this initramfs"

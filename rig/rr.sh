@@ -53,15 +53,7 @@ UARCH="Intel Skylake"
 grep -qs AuthenticAMD /proc/cpuinfo && UARCH="AMD Zen"
 . /tests/hostperf.sh
 tap_plan
-fail_all() {
-	for t in $TESTS; do
-		result not-ok "$t" "$1"
-	done
-	exit 0
-}
-# the share is enough; a host without perf is perf-tool.sh's concern
-hostperf_mount > /tmp/hostperf.why ||
-	grep -qs ' /host 9p ' /proc/mounts || skip_all "$(cat /tmp/hostperf.why)"
+hostshare_or_skip
 [ -x /host/usr/bin/rr ] || skip_all "no rr on the host (apt-get install rr)"
 [ -x /tests/tool/rrwork ] || fail_all "no workload in this initramfs"
 cp /tests/tool/rrwork /host/tmp/rrwork

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # hostperf.sh: sourced by the guest scripts that run Debian's perf from
-# the host (rig/guest/demo.sh, rig/perf-tool.sh, rig/guest/profile.sh);
+# the host (rig/guest/demo.sh, rig/perf-tool.sh, rig/guest/profile.sh)
+# and the other host clients (rig/rr.sh, rig/papi.sh);
 # installed as /tests/hostperf.sh by rig/mkinitramfs.sh.
 #
 # hostperf_mount mounts the host's root (qemu -virtfs, tag hostroot)
@@ -11,7 +12,9 @@
 # The tool scripts (rig/perf-tool.sh, perf-modes.sh, bpftrace.sh) also
 # share their TAP output: tap_plan prints the plan for the names in
 # $TESTS, result reports one test, skip_all reports every test as skipped
-# with a reason and exits.
+# with a reason and exits, fail_all reports every test as failed and
+# exits. hostshare_or_skip mounts the share for the clients that need
+# only it, not perf (rr.sh, papi.sh), or skips them all.
 tap_plan() {
 	n=0
 	echo "TAP version 13"
@@ -32,6 +35,20 @@ skip_all() {
 		result ok "$t" "SKIP $1"
 	done
 	exit 0
+}
+
+fail_all() {
+	for t in $TESTS; do
+		result not-ok "$t" "$1"
+	done
+	exit 0
+}
+
+hostshare_or_skip() {
+	# a host without perf is perf-tool.sh's concern
+	hostperf_mount > /tmp/hostperf.why ||
+		grep -qs ' /host 9p ' /proc/mounts ||
+		skip_all "$(cat /tmp/hostperf.why)"
 }
 
 hostperf_mount() {
