@@ -398,42 +398,40 @@ TEST_F(pebs, instructions_exact_ip)
 }
 
 /*
+ * Sample branches:u at @precise: every sample in the loop is on the
+ * loop's label @pos, with EXACT_IP iff @exact.
+ */
+static void br_check(struct __test_metadata *_metadata, struct pi_sample *s,
+		     const unsigned long *l, int precise, int pos, bool exact)
+{
+	int n = pi_run(_metadata, s, PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+		       precise, BR_PERIOD, PI_ITERS);
+	int i, inside = 0;
+
+	ASSERT_GT(n, 0);
+	for (i = 0; i < n; i++) {
+		if (!pi_inside(l, s[i].ip))
+			continue;
+		inside++;
+		ASSERT_EQ(l[pos], s[i].ip);
+		ASSERT_EQ(exact, !!(s[i].misc & PERF_RECORD_MISC_EXACT_IP));
+	}
+	ASSERT_GT(inside, 100);
+}
+
+/*
  * branches:up: the IP is the instruction after the branch, its target
  * (the loop's first), without EXACT_IP
  */
 TEST_F(pebs, branches_precise_1)
 {
-	int n = pi_run(_metadata, self->s, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 1,
-		       BR_PERIOD, PI_ITERS);
-	int i, inside = 0;
-
-	ASSERT_GT(n, 0);
-	for (i = 0; i < n; i++) {
-		if (!pi_inside(self->l, self->s[i].ip))
-			continue;
-		inside++;
-		ASSERT_EQ(self->l[0], self->s[i].ip);
-		ASSERT_FALSE(self->s[i].misc & PERF_RECORD_MISC_EXACT_IP);
-	}
-	ASSERT_GT(inside, 100);
+	br_check(_metadata, self->s, self->l, 1, 0, false);
 }
 
 /* branches:upp: every sample in the loop is its branch */
 TEST_F(pebs, branches_on_branch)
 {
-	int n = pi_run(_metadata, self->s, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 2,
-		       BR_PERIOD, PI_ITERS);
-	int i, inside = 0;
-
-	ASSERT_GT(n, 0);
-	for (i = 0; i < n; i++) {
-		if (!pi_inside(self->l, self->s[i].ip))
-			continue;
-		inside++;
-		ASSERT_EQ(self->l[4], self->s[i].ip);
-		ASSERT_TRUE(self->s[i].misc & PERF_RECORD_MISC_EXACT_IP);
-	}
-	ASSERT_GT(inside, 100);
+	br_check(_metadata, self->s, self->l, 2, 4, true);
 }
 
 /*
