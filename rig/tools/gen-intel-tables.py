@@ -276,7 +276,7 @@ def main():
         if not evs:
             sys.exit(f'{d}: no events')
         full, rows = constraints(evs)
-        c = ['\tINTEL_PSEUDO_FIXED_ONLY,']
+        c = []
         order = {'exact': 0, 'umask': 1, 'event': 2}
         for kind, val, s, comment in sorted(rows, key=lambda r:
                                              (order[r[0]], r[1] & 0xff, r[1])):

@@ -33,8 +33,18 @@ u64 x86_allowed_counters(const struct x86_core *core, u64 config)
 	const struct x86_constraint *c = core->constraints;
 	u64 gp = core->gp, fixed = 0;
 
-	if (core->ops->fixed_for)
-		fixed = core->ops->fixed_for(config) & core->fixed;
+	if (core->ops->fixed_for) {
+		fixed = core->ops->fixed_for(config);
+		/*
+		 * Event select 0 naming a fixed counter is that counter's
+		 * pseudo-encoding: no general-purpose counter counts it, and
+		 * on a CPU without that counter nothing does. Any other
+		 * event select 0 is an ordinary (if useless) GP event.
+		 */
+		if (fixed && !(config & ARCH_PERFMON_EVENTSEL_EVENT))
+			return fixed & core->fixed;
+		fixed &= core->fixed;
+	}
 
 	for (; c && c->mask; c++) {
 		if ((config & c->mask) == c->code) {

@@ -22,9 +22,12 @@ static u64 kunit_fixed_for(u64 config)
 		return FX(0);
 	case 0x003c:
 		return FX(1);
-	case 0x0300:
-		return FX(2);
 	}
+	/* the pseudo-encodings: event 0, unit mask counter + 1 */
+	if (!(config & X86_RAW_EVENT_MASK & ~ARCH_PERFMON_EVENTSEL_UMASK) &&
+	    (config & ARCH_PERFMON_EVENTSEL_UMASK) &&
+	    (config & ARCH_PERFMON_EVENTSEL_UMASK) <= 0x1000)
+		return FX(((config & ARCH_PERFMON_EVENTSEL_UMASK) >> 8) - 1);
 	return 0;
 }
 
@@ -33,7 +36,6 @@ static const struct x86_core_ops kunit_ops = {
 };
 
 static const struct x86_constraint kunit_constraints[] = {
-	{ .code = 0, .mask = ARCH_PERFMON_EVENTSEL_EVENT, .cntrs = 0 },
 	X86_CONSTRAIN_EVENT_UMASK(0x01c0, 0x2),
 	X86_CONSTRAIN_EVENT(0xd0, 0x3),
 	{ }
@@ -61,6 +63,11 @@ static void allowed_follows_fixed_and_constraints(struct kunit *test)
 			GP(4) | FX(0));
 	/* a pseudo-encoding: its fixed counter only */
 	KUNIT_EXPECT_EQ(test, x86_allowed_counters(c, 0x0300 | FLAGS), FX(2));
+	/* that of a fixed counter the CPU lacks: none */
+	KUNIT_EXPECT_EQ(test, x86_allowed_counters(c, 0x0400 | FLAGS), 0);
+	/* event select 0 naming no fixed counter is a GP event */
+	KUNIT_EXPECT_EQ(test, x86_allowed_counters(c, 0x0000 | FLAGS), GP(4));
+	KUNIT_EXPECT_EQ(test, x86_allowed_counters(c, 0x9000 | FLAGS), GP(4));
 	/* a restricted unit mask, and the same event with another mask */
 	KUNIT_EXPECT_EQ(test, x86_allowed_counters(c, 0x01c0 | FLAGS),
 			BIT_ULL(1));

@@ -18,13 +18,6 @@ struct intel_arch_event {
 extern const struct intel_arch_event intel_arch_events[INTEL_NR_ARCH_EVENTS];
 
 /*
- * Event select 0 with a unit mask is the pseudo-encoding of a fixed
- * counter (umask = counter + 1): no general-purpose counter counts it.
- */
-#define INTEL_PSEUDO_FIXED_ONLY \
-	{ .code = 0, .mask = ARCH_PERFMON_EVENTSEL_EVENT, .cntrs = 0 }
-
-/*
  * Match an event select and unit mask with edge, invert and counter mask
  * too: for the events whose restriction depends on those (Skylake's
  * INST_RETIRED.PREC_DIST and INST_RETIRED.TOTAL_CYCLES_PS)

@@ -66,7 +66,6 @@ static const x86_cache_map_t skl_cache_map = {
  * only four anyway).
  */
 static const struct x86_constraint skl_constraints[] = {
-	INTEL_PSEUDO_FIXED_ONLY,
 	INTEL_CONSTRAIN_EXACT(0x01c0, 0x2),	/* INST_RETIRED.PREC_DIST */
 	INTEL_CONSTRAIN_EXACT(0x0a8001c0, 0xd),	/* INST_RETIRED.TOTAL_CYCLES_PS */
 	X86_CONSTRAIN_EVENT(0xd0, 0xf),		/* MEM_INST_RETIRED.* */
@@ -89,12 +88,6 @@ static const x86_cache_map_t glm_cache_map = {
 	[C(ITLB)][C(OP_READ)][C(RESULT_MISS)] = 0x0481,	/* ITLB.MISS */
 	[C(BPU)][C(OP_READ)][C(RESULT_ACCESS)] = 0x00c4,	/* BR_INST_RETIRED.ALL_BRANCHES */
 	[C(BPU)][C(OP_READ)][C(RESULT_MISS)] = 0x00c5,	/* BR_MISP_RETIRED.ALL_BRANCHES */
-};
-
-/* every model: the pseudo-encodings of fixed counters have no GP form */
-static const struct x86_constraint arch_constraints[] = {
-	INTEL_PSEUDO_FIXED_ONLY,
-	{ }
 };
 
 /* the models written by hand; ends at vfm 0 */
@@ -166,7 +159,7 @@ void intel_model_tables(struct x86_core *core)
 	const struct intel_model *m;
 
 	m = intel_model_find(boot_cpu_data.x86_vfm, get_this_hybrid_cpu_type());
-	core->constraints = arch_constraints;
+	core->constraints = NULL;
 	if (m) {
 		core->name = m->name;
 		core->cache_map = m->cache_map;

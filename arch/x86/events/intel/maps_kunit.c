@@ -233,8 +233,6 @@ static void restricted_events_stay_on_their_counters(struct kunit *test)
 			u64 set = c->cntrs & GP(NR_GP);
 			u64 got = allowed(core, c->code);
 
-			if (!c->code)
-				continue;	/* the pseudo-encodings */
 			/* the entry is reached: no earlier one shadows it */
 			KUNIT_EXPECT_EQ_MSG(test, got, set,
 					    "vfm %#x code %#llx", m->vfm,

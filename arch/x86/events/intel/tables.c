@@ -36,7 +36,6 @@
 
 /* icelake, rocketlake: 40 restricted encodings of counters 0xff */
 static const struct x86_constraint icl_constraints[] = {
-	INTEL_PSEUDO_FIXED_ONLY,
 	X86_CONSTRAIN_EVENT_UMASK(0x01a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L2_MISS */
 	X86_CONSTRAIN_EVENT_UMASK(0x02a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L3_MISS */
 	X86_CONSTRAIN_EVENT_UMASK(0x05a3, 0xf),	/* CYCLE_ACTIVITY.STALLS_L2_MISS */
@@ -98,7 +97,6 @@ static const x86_cache_map_t icl_cache_map = {
 
 /* icelakex: 41 restricted encodings of counters 0xff */
 static const struct x86_constraint icx_constraints[] = {
-	INTEL_PSEUDO_FIXED_ONLY,
 	X86_CONSTRAIN_EVENT_UMASK(0x01a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L2_MISS */
 	X86_CONSTRAIN_EVENT_UMASK(0x05a3, 0xf),	/* CYCLE_ACTIVITY.STALLS_L2_MISS */
 	X86_CONSTRAIN_EVENT_UMASK(0x06a3, 0xf),	/* CYCLE_ACTIVITY.STALLS_L3_MISS */
@@ -145,7 +143,6 @@ static const struct x86_constraint icx_constraints[] = {
 
 /* tigerlake: 40 restricted encodings of counters 0xff */
 static const struct x86_constraint tgl_constraints[] = {
-	INTEL_PSEUDO_FIXED_ONLY,
 	X86_CONSTRAIN_EVENT_UMASK(0x01a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L2_MISS */
 	X86_CONSTRAIN_EVENT_UMASK(0x05a3, 0xf),	/* CYCLE_ACTIVITY.STALLS_L2_MISS */
 	X86_CONSTRAIN_EVENT_UMASK(0x06a3, 0xf),	/* CYCLE_ACTIVITY.STALLS_L3_MISS */
@@ -191,7 +188,6 @@ static const struct x86_constraint tgl_constraints[] = {
 
 /* alderlake (cpu_core): 44 restricted encodings of counters 0xff */
 static const struct x86_constraint adl_core_constraints[] = {
-	INTEL_PSEUDO_FIXED_ONLY,
 	X86_CONSTRAIN_EVENT_UMASK(0x01a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L2_MISS */
 	X86_CONSTRAIN_EVENT_UMASK(0x05a3, 0xf),	/* CYCLE_ACTIVITY.STALLS_L2_MISS */
 	X86_CONSTRAIN_EVENT_UMASK(0x06a3, 0xf),	/* CYCLE_ACTIVITY.STALLS_L3_MISS */
@@ -262,7 +258,6 @@ static const x86_cache_map_t adl_core_cache_map = {
  * 0x3f
  */
 static const struct x86_constraint adl_atom_constraints[] = {
-	INTEL_PSEUDO_FIXED_ONLY,
 	X86_CONSTRAIN_EVENT_UMASK(0x05d0, 0x3),	/* MEM_UOPS_RETIRED.LOAD_LATENCY_GT_128, ... */
 	{ }
 };
@@ -287,7 +282,6 @@ static const x86_cache_map_t adl_atom_cache_map = {
  * 0xff
  */
 static const struct x86_constraint spr_constraints[] = {
-	INTEL_PSEUDO_FIXED_ONLY,
 	X86_CONSTRAIN_EVENT_UMASK(0x01a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L2_MISS */
 	X86_CONSTRAIN_EVENT_UMASK(0x05a3, 0xf),	/* CYCLE_ACTIVITY.STALLS_L2_MISS */
 	X86_CONSTRAIN_EVENT_UMASK(0x06a3, 0xf),	/* CYCLE_ACTIVITY.STALLS_L3_MISS */
@@ -337,7 +331,6 @@ static const struct x86_constraint spr_constraints[] = {
 
 /* graniterapids: 44 restricted encodings of counters 0xff */
 static const struct x86_constraint gnr_constraints[] = {
-	INTEL_PSEUDO_FIXED_ONLY,
 	X86_CONSTRAIN_EVENT_UMASK(0x01a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L2_MISS */
 	X86_CONSTRAIN_EVENT_UMASK(0x02a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L3_MISS */
 	X86_CONSTRAIN_EVENT_UMASK(0x05a3, 0xf),	/* CYCLE_ACTIVITY.STALLS_L2_MISS */
@@ -387,7 +380,6 @@ static const struct x86_constraint gnr_constraints[] = {
 
 /* meteorlake (cpu_core): 45 restricted encodings of counters 0xff */
 static const struct x86_constraint mtl_core_constraints[] = {
-	INTEL_PSEUDO_FIXED_ONLY,
 	X86_CONSTRAIN_EVENT_UMASK(0x01a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L2_MISS */
 	X86_CONSTRAIN_EVENT_UMASK(0x02a3, 0xf),	/* CYCLE_ACTIVITY.CYCLES_L3_MISS */
 	X86_CONSTRAIN_EVENT_UMASK(0x05a3, 0xf),	/* CYCLE_ACTIVITY.STALLS_L2_MISS */
@@ -441,7 +433,6 @@ static const struct x86_constraint mtl_core_constraints[] = {
  * of counters 0xff
  */
 static const struct x86_constraint mtl_atom_constraints[] = {
-	INTEL_PSEUDO_FIXED_ONLY,
 	X86_CONSTRAIN_EVENT_UMASK(0x05d0, 0x3),	/* MEM_UOPS_RETIRED.LOAD_LATENCY_GT_1024, ... */
 	{ }
 };
@@ -464,7 +455,6 @@ static const x86_cache_map_t mtl_atom_cache_map = {
 
 /* lunarlake (cpu_core): 4 restricted encodings of counters 0x3ff */
 static const struct x86_constraint lnl_core_constraints[] = {
-	INTEL_PSEUDO_FIXED_ONLY,
 	X86_CONSTRAIN_EVENT_UMASK(0x02cd, 0x3),	/* MEM_TRANS_RETIRED.STORE_SAMPLE */
 	X86_CONSTRAIN_EVENT(0x002a, 0xf),	/* OCR.* */
 	X86_CONSTRAIN_EVENT(0x002b, 0xf),	/* OCR.* */
@@ -487,7 +477,6 @@ static const x86_cache_map_t lnl_core_cache_map = {
 
 /* lunarlake (cpu_atom): 0 restricted encodings of counters 0xff */
 static const struct x86_constraint lnl_atom_constraints[] = {
-	INTEL_PSEUDO_FIXED_ONLY,
 	{ }
 };
 

@@ -1360,6 +1360,44 @@ TEST(x86_anythread_only_where_offered)
 		close(fd);
 }
 
+/*
+ * Event select 0 with unit mask n + 1 is fixed counter n's pseudo-encoding
+ * (reference cycles, 0x0300, goes on fixed counter 2 alone). Any other
+ * event select 0 is an ordinary raw event, if one that counts nothing
+ * useful: it opens and goes on a general-purpose counter, as any raw
+ * event does.
+ */
+TEST(x86_event_select_zero_without_fixed_counter)
+{
+	const __u64 cfg[] = { 0x0000, 0x9000, 0x1100 };
+	struct perf_event_attr attr;
+	struct {
+		__u64 val, enabled, running;
+	} rd;
+	unsigned int i;
+	int fd;
+
+	if (require_pmu(_metadata) < 0)
+		return;
+	for (i = 0; i < ARRAY_SIZE(cfg); i++) {
+		init_attr(&attr, PERF_TYPE_RAW, cfg[i]);
+		attr.exclude_kernel = 1;
+		attr.read_format = READ_FORMAT_TIMES;
+		fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+		ASSERT_LE(0, fd) TH_LOG("config %#llx refused: %s",
+					(unsigned long long)cfg[i],
+					strerror(errno));
+		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+		hw_spin(1000);
+		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+		ASSERT_EQ((ssize_t)sizeof(rd), read(fd, &rd, sizeof(rd)));
+		EXPECT_LT(0, rd.running)
+			TH_LOG("config %#llx never counted",
+			       (unsigned long long)cfg[i]);
+		close(fd);
+	}
+}
+
 #endif
 
 #if defined(__aarch64__)
