@@ -184,6 +184,28 @@ if [ "$ARCH" = x86_64 ] && [ "${ICOUNT:-0}" != 1 ]; then
 	mv "$ROOT/tests/check.list.new" "$ROOT/tests/check.list"
 fi
 
+# The same suites, with the branch-stack and counter-placement ones, on the
+# emulated PMU of each real part's identity (rig/qemu.sh MODE id-<name>,
+# rig/check.sh IDENTITIES): upstream's driver takes its model paths there,
+# and ours its per-model tables, LBR and PEBS formats. The list is taken
+# from what this build runs, so ONLY= narrows it as it does the others.
+ID_SUITES="$HW_SUITES selftests/hw_lbr selftests/hw_sched"
+for id in ${X86_IDENTITIES:-}; do
+	: > "$ROOT/tests/id-$id.list"
+done
+if [ "$ARCH" = x86_64 ] && [ -n "${X86_IDENTITIES:-}" ]; then
+	: > "$ROOT/tests/identity.list"
+	cat "$ROOT/tests/check.list" "$ROOT/tests/icount.list" |
+	while read -r suite tmo prog rest; do
+		[[ " $ID_SUITES " == *" $suite/$(basename "$prog") "* ]] &&
+			echo "$suite $tmo $prog${rest:+ $rest}"
+	done > "$ROOT/tests/identity.list"
+	for id in $X86_IDENTITIES; do
+		cp "$ROOT/tests/identity.list" "$ROOT/tests/id-$id.list"
+	done
+	rm -f "$ROOT/tests/identity.list"
+fi
+
 # KVM (arm64): the base tree's own vPMU selftest, and ours of host/guest
 # event splitting and guest samples
 # (tools/testing/selftests/perf_events/kvm/), built static with the KVM

@@ -2,7 +2,7 @@
 # qemu.sh: boot one kernel build in QEMU (TCG: no KVM needed).
 #
 # Usage: rig/qemu.sh VARIANT ARCH DEBUG MODE
-#   MODE check|icount|hetero|acpi|kvm|lockdown|selinux|bench|profile|fuzz:
+#   MODE check|icount|id-*|hetero|acpi|kvm|lockdown|selinux|bench|profile|fuzz:
 #        run the tests
 #        non-interactively; the kernel console goes to
 #        build/.../MODE-console.log and the test output (virtio console) to
@@ -13,7 +13,9 @@
 #        firmware (Debian's qemu-efi-aarch64) with ACPI tables, no DT;
 #        kvm (arm64) runs tests/kvm.list with the kernel at EL2 (VHE);
 #        lockdown runs tests/lockdown.list with lockdown=confidentiality;
-#        selinux runs tests/selinux.list with SELinux on
+#        selinux runs tests/selinux.list with SELinux on; id-<identity>
+#        (x86_64) runs tests/id-<identity>.list under -icount on the
+#        emulated PMU of that X86_PMU identity (skylake, icelake, ...)
 #   MODE run|shell: the console is this terminal
 #
 # Environment: ICOUNT=1 boots with -icount shift=0 (guest time counts
@@ -62,6 +64,13 @@ if [ "$DEBUG" = 1 ]; then
 	# the kselftests fails the run (guest/clean-log).
 	append="$append rcupdate.rcu_cpu_stall_suppress_at_boot=1"
 fi
+# MODE id-<identity> (x86_64): the hardware-counter suites again, under
+# -icount, on the emulated PMU of a real part's identity (X86_PMU below)
+case "$MODE" in
+id-*)
+	[ "$ARCH" = x86_64 ] || die "MODE $MODE is x86_64 only"
+	X86_PMU=${MODE#id-} ICOUNT=1 ;;
+esac
 case "$ARCH" in
 x86_64)
 	case "${X86_PMU:-intel}" in
@@ -114,6 +123,7 @@ qemu+=(-kernel "$O/$IMAGE" -initrd "$O/initramfs.cpio" -no-reboot)
 [ "${ICOUNT:-0}" = 1 ] && qemu+=(-icount shift=0)
 # its KUnit suites ran in the check boot already
 [ "$MODE" = icount ] && append="$append kunit.enable=0"
+[[ "$MODE" = id-* ]] && append="$append kunit.enable=0"
 # MODE hetero: QEMU's own device tree, its one PMU node split into one
 # per CPU type (rig/hetero-dtb.py), with the dtc of this kernel build
 if [ "$MODE" = hetero ]; then
@@ -150,7 +160,7 @@ fi
 [ "$MODE" = selinux ] && append="$append lsm=lockdown,selinux kunit.enable=0"
 
 case "$MODE" in
-check|icount|hetero|acpi|kvm|lockdown|selinux|bench|profile|fuzz)
+check|icount|id-*|hetero|acpi|kvm|lockdown|selinux|bench|profile|fuzz)
 	qemu+=(-display none -monitor none
 	       -serial "file:$O/$MODE-console.log"
 	       -device "$vser" -chardev "file,id=tap,path=$O/$MODE-tap.log"
@@ -168,7 +178,8 @@ check|icount|hetero|acpi|kvm|lockdown|selinux|bench|profile|fuzz)
 	# suites out there.
 	[ "$ARCH" = x86_64 ] && [ "$DEBUG" != 1 ] &&
 		[ "$MODE" != bench ] && [ "$MODE" != fuzz ] &&
-		[ "$MODE" != icount ] && [ "$MODE" != hetero ] && [ "$MODE" != lockdown ] &&
+		[ "$MODE" != icount ] && [[ "$MODE" != id-* ]] &&
+		[ "$MODE" != hetero ] && [ "$MODE" != lockdown ] &&
 		[ "$MODE" != selinux ] &&
 		qemu+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
 	timeout=${TIMEOUT:-2400} ;;

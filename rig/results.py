@@ -75,7 +75,7 @@ NOTES = {}
 NOTES_KEPT = 16
 
 
-def parse_programs(lines, results):
+def parse_programs(lines, results, prefix=''):
     """Programs framed by KPERF-BEGIN/END: their TAP lines, then exit."""
     cur = None
     done = False
@@ -83,7 +83,7 @@ def parse_programs(lines, results):
     for line in lines:
         if line.startswith('KPERF-BEGIN '):
             _, suite, name = line.split()[:3]
-            cur = {'id': f'{suite}/{name}', 'tap': 0, 'failed': 0}
+            cur = {'id': f'{prefix}{suite}/{name}', 'tap': 0, 'failed': 0}
             notes = []
             continue
         if line.startswith('KPERF-END ') and cur:
@@ -166,7 +166,10 @@ def parse_boot(out, mode, results):
         # virtio-pci probe can fail): init then writes the framed test
         # output to the serial console, among the kernel's messages
         tap = [TIME_RE.sub('', ln) for ln in console]
-    done = parse_programs(tap or [], results)
+    # an identity boot's results (rig/qemu.sh MODE id-<name>) are named
+    # identity/<name>/<suite>/...: the same tests as the icount boot's
+    prefix = f'identity/{mode[3:]}/' if mode.startswith('id-') else ''
+    done = parse_programs(tap or [], results, prefix)
     parse_kunit(console, results)
     guest = 'guest' if mode == 'check' else f'guest/{mode}'
     results.append((f'{guest}/completed', 'pass' if done else 'fail',
