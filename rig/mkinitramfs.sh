@@ -187,9 +187,10 @@ fi
 # The same suites, with the branch-stack and counter-placement ones, on the
 # emulated PMU of each real part's identity (rig/qemu.sh MODE id-<name>,
 # rig/check.sh IDENTITIES): upstream's driver takes its model paths there,
-# and ours its per-model tables, LBR and PEBS formats. The list is taken
+# and ours its per-model tables, LBR and PEBS formats; and rr, which
+# picks its ticks event from the CPU's family and model there by itself. The list is taken
 # from what this build runs, so ONLY= narrows it as it does the others.
-ID_SUITES="$HW_SUITES selftests/hw_lbr selftests/hw_sched"
+ID_SUITES="$HW_SUITES selftests/hw_lbr selftests/hw_sched tool/rr"
 for id in ${X86_IDENTITIES:-}; do
 	: > "$ROOT/tests/id-$id.list"
 done
@@ -197,8 +198,10 @@ if [ "$ARCH" = x86_64 ] && [ -n "${X86_IDENTITIES:-}" ]; then
 	: > "$ROOT/tests/identity.list"
 	cat "$ROOT/tests/check.list" "$ROOT/tests/icount.list" |
 	while read -r suite tmo prog rest; do
-		[[ " $ID_SUITES " == *" $suite/$(basename "$prog") "* ]] &&
-			echo "$suite $tmo $prog${rest:+ $rest}"
+		[[ " $ID_SUITES " == *" $suite/$(basename "$prog") "* ]] || continue
+		# rr.sh: the boot is under -icount (see there)
+		[ "$prog" = tool/rr ] && rest="1000000 icount"
+		echo "$suite $tmo $prog${rest:+ $rest}"
 	done > "$ROOT/tests/identity.list"
 	for id in $X86_IDENTITIES; do
 		cp "$ROOT/tests/identity.list" "$ROOT/tests/id-$id.list"

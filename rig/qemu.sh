@@ -178,8 +178,7 @@ check|icount|id-*|hetero|acpi|kvm|lockdown|selinux|bench|profile|fuzz)
 	# suites out there.
 	[ "$ARCH" = x86_64 ] && [ "$DEBUG" != 1 ] &&
 		[ "$MODE" != bench ] && [ "$MODE" != fuzz ] &&
-		[ "$MODE" != icount ] && [[ "$MODE" != id-* ]] &&
-		[ "$MODE" != hetero ] && [ "$MODE" != lockdown ] &&
+		[ "$MODE" != icount ] && [ "$MODE" != hetero ] && [ "$MODE" != lockdown ] &&
 		[ "$MODE" != selinux ] &&
 		qemu+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
 	timeout=${TIMEOUT:-2400} ;;
