@@ -35,11 +35,12 @@
 # arch perfmon v5 (GenuineIntel, the default), the AMD core PMU with
 # PerfMonV2 (AuthenticAMD), the same with only the four legacy counters
 # (perfctr-core=off), or -cpu max without a PMU; or a real part's
-# identity, whose PMU follows its family/model (rig/qemu patch 0014):
-# skylake (Skylake-Client: perfmon v4, 4 GP counters, AnyThread, no PEBS,
-# no LBRs), icelake (Icelake-Server as model 0x6A: v5, 8 GP counters,
-# PEBS format 4, no LBRs), sapphirerapids (Icelake-Server's features, family 6 model
-# 0x8F: that and arch LBRs), zen3 (EPYC-Milan: PerfCtrExtCore, no
+# identity, whose PMU follows its family/model (rig/qemu patches 0014,
+# 0015): skylake (Skylake-Client: perfmon v4, 4 GP counters, AnyThread,
+# PEBS format 3, model-specific LBRs), icelake (Icelake-Server as model
+# 0x6A: v5, 8 GP counters, PEBS format 4, model-specific LBRs),
+# sapphirerapids (Icelake-Server's features, family 6 model 0x8F: v5,
+# PEBS format 4, arch LBRs), zen3 (EPYC-Milan: PerfCtrExtCore, no
 # PerfMonV2), zen4 (EPYC-Milan's features, model 0x11: PerfMonV2).
 # Exit status: 0 when the guest powered itself off, 124 on timeout.
 source "$(dirname "$0")/lib.sh"

@@ -22,11 +22,12 @@
 # on the command line says what the identity must present; about 10 s
 # each, 45 s for icl and spr):
 #
-#   skl   -cpu Skylake-Client,pmu=on      06_5EH: v4, 4 GP, AnyThread, no PEBS/LBR
+#   skl   -cpu Skylake-Client,pmu=on      06_5EH: v4, 4 GP, AnyThread, PEBS fmt 3,
+#                                         legacy LBRs (LBR_FMT 5)
 #   icl   -cpu Icelake-Server,model=106,stepping=6,pmu=on
-#                                         06_6AH: v5, 8 GP, PEBS fmt 4, no LBR
+#                                         06_6AH: v5, 8 GP, PEBS fmt 4, legacy LBRs
 #   spr   -cpu Icelake-Server,model=143,stepping=8,pmu=on
-#                                         06_8FH: as icl, with arch LBRs
+#                                         06_8FH: as icl, with arch LBRs, no legacy ones
 #   zen3  -cpu EPYC-Milan,pmu=on          19_01H: PerfCtrExtCore, no PerfMonV2
 #   zen4  -cpu EPYC-Milan,model=17,pmu=on 19_11H: PerfCtrExtCore, PerfMonV2
 #

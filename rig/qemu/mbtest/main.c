@@ -20,6 +20,13 @@
  * area, the threshold PMI, a full buffer; "nopebs" says the model has
  * pebs=off, where DS and the PEBS MSRs must not exist (nor on AMD).
  *
+ * On the Skylake and Ice Lake identities ("id=skl", "id=icl"): their
+ * model-specific LBRs (LBR_FMT 5, patch 0015: MSR_LBR_SELECT's every
+ * filter bit, the TOS ring of 32, call-stack mode, freeze on PMI with
+ * LBR_FRZ, the MSRs written and read back), and on Skylake its PEBS
+ * record format 3 (the 0C8H record field by field, EventingIP and the
+ * trap-like RIP, PMC0-3 only, the reload, the threshold, a full buffer).
+ *
  * Exact-count conventions (as KVM's pmu_counters_test.c has them): the
  * WRMSR that enables a counter does not count, the one that disables it
  * does; an instruction counts at the privilege level it started at.
@@ -41,6 +48,8 @@ static int icount = 1;
 static int nolbr;
 /* "nopebs": the Intel model has pebs=off */
 static int nopebs;
+/* the identity has model-specific LBRs (LBR_FMT 5): Skylake, Ice Lake */
+static int legacy_lbr;
 /*
  * "id=NAME": a real part's identity (patch 0014: the PMU follows
  * CPUID.01H's family and model); none: -cpu max, the full model
@@ -1117,6 +1126,391 @@ static void test_lbr_cost(void)
 	wrmsr(FIXCTRL, 0);
 }
 
+
+/*
+ * Model-specific ("legacy") LBRs, LBR_FMT 5, on the Skylake and Ice Lake
+ * identities (SDM vol. 3B, "Last Branch Records" of the Skylake
+ * microarchitecture, "Filtering of Last Branch Records", "LBR Call
+ * Stack"): IA32_DEBUGCTL.LBR enables; MSR_LBR_SELECT's bits suppress;
+ * MSR_LASTBRANCH_TOS is the slot of the youngest of 32 records;
+ * MSR_LASTBRANCH_x_FROM_IP/_TO_IP and MSR_LBR_INFO_x (MISPRED 63, IN_TX
+ * 62, TSX_ABORT 61, cycles 15:0: all 0 in the model).  The same recorder
+ * as the arch LBRs, another view: FROM is recorded whatever CPL the
+ * operation comes from.
+ */
+#define LBR_SELECT 0x1c8
+#define LBR_TOS 0x1c9
+#define LEG_FROM(x) (0x680 + (x))
+#define LEG_TO(x) (0x6c0 + (x))
+#define LEG_INFO(x) (0xdc0 + (x))
+#define SEL_CPL_EQ_0 BIT(0)
+#define SEL_CPL_NEQ_0 BIT(1)
+#define SEL_JCC BIT(2)
+#define SEL_REL_CALL BIT(3)
+#define SEL_IND_CALL BIT(4)
+#define SEL_RET BIT(5)
+#define SEL_IND_JMP BIT(6)
+#define SEL_REL_JMP BIT(7)
+#define SEL_FAR BIT(8)
+#define SEL_CALLSTACK BIT(9)
+#define SEL_TYPES (0x7fu << 2)
+#define DEBUGCTL_LBR BIT(0)
+#define DEBUGCTL_FRZ_LBR BIT(11)
+
+/* the MSR_LBR_SELECT bit that suppresses a BR_TYPE */
+static u32 sel_bit(u32 type)
+{
+	static const u32 bits[] = { SEL_JCC, SEL_IND_JMP, SEL_REL_JMP,
+				    SEL_IND_CALL, SEL_REL_CALL, SEL_RET };
+
+	return type < 6 ? bits[type] : SEL_FAR;
+}
+
+/* every entry 0, the TOS 0 (as a driver resets them) */
+static void leg_reset(void)
+{
+	u32 x;
+
+	for (x = 0; x < 32; x++) {
+		wrmsr(LEG_FROM(x), 0);
+		wrmsr(LEG_TO(x), 0);
+		wrmsr(LEG_INFO(x), 0);
+	}
+	wrmsr(LBR_TOS, 0);
+}
+
+/*
+ * want[0..n-1] oldest first: the TOS slot is want[n-1], the slot below it
+ * want[n-2], ...; the other slots 0; INFO 0 (no mispredicts, no TSX, no
+ * cycle counts).  tos: the TOS it must read (-1: do not check).
+ */
+static void leg_check(const struct lbr_rec *want, int n, int tos, const char *what)
+{
+	u32 t0 = rdmsr(LBR_TOS);
+	int x, s = 0, bad = -1;
+	u64 f = 0, t = 0, i = 0;
+
+	for (x = 0; x < 32 && bad < 0; x++) {
+		s = (t0 - x) & 31;
+		f = rdmsr(LEG_FROM(s));
+		t = rdmsr(LEG_TO(s));
+		i = rdmsr(LEG_INFO(s));
+		if (x < n) {
+			const struct lbr_rec *r = &want[n - 1 - x];
+
+			if (f != r->from || t != r->to || i || fault)
+				bad = x;
+		} else if (f || t || i || fault) {
+			bad = x;
+		}
+	}
+	report(bad < 0 && (tos < 0 || (int)t0 == tos), what);
+	if (bad >= 0 || (tos >= 0 && (int)t0 != tos)) {
+		note("TOS ", t0);
+		note("first wrong record (0 the youngest): ", bad);
+		note("  in slot ", s);
+		puts("#   from "); puthex(f); puts(" to "); puthex(t);
+		puts(" info "); puthex(i); puts("\n");
+		if (bad >= 0 && bad < n) {
+			puts("#   want from "); puthex(want[n - 1 - bad].from);
+			puts(" to "); puthex(want[n - 1 - bad].to); puts("\n");
+		}
+	}
+}
+
+/* want[] less the types sel suppresses */
+static int leg_filter(const struct lbr_rec *all, int n, u32 sel, struct lbr_rec *out)
+{
+	int i, m = 0;
+
+	for (i = 0; i < n; i++)
+		if (!(sel & sel_bit(all[i].type)))
+			out[m++] = all[i];
+	return m;
+}
+
+static void test_legacy_lbr(void)
+{
+	static const u32 types[] = { SEL_JCC, SEL_REL_JMP, SEL_IND_JMP, SEL_REL_CALL,
+				     SEL_IND_CALL, SEL_RET, SEL_FAR };
+	static const char *const only_names[] = {
+		"legacy LBR: all but JCC suppressed: the taken JZ, LOOP and JECXZ",
+		"legacy LBR: all but NEAR_REL_JMP suppressed: the JMP rel8",
+		"legacy LBR: all but NEAR_IND_JMP suppressed: the JMP *%eax",
+		"legacy LBR: all but NEAR_REL_CALL suppressed: the CALL rel32",
+		"legacy LBR: all but NEAR_IND_CALL suppressed: the CALL *%eax",
+		"legacy LBR: all but NEAR_RET suppressed: the two RETs",
+		"legacy LBR: all but FAR_BRANCH suppressed: INT, IRET, far JMP, CALL, RET",
+	};
+	static const char *const not_names[] = {
+		"legacy LBR: JCC (bit 2) suppresses the conditional branches alone",
+		"legacy LBR: NEAR_REL_JMP (bit 7) suppresses the JMP rel8 alone",
+		"legacy LBR: NEAR_IND_JMP (bit 6) suppresses the JMP *%eax alone",
+		"legacy LBR: NEAR_REL_CALL (bit 3) suppresses the CALL rel32 alone",
+		"legacy LBR: NEAR_IND_CALL (bit 4) suppresses the CALL *%eax alone",
+		"legacy LBR: NEAR_RET (bit 5) suppresses the RETs alone",
+		"legacy LBR: FAR_BRANCH (bit 8) suppresses the far transfers alone",
+	};
+	struct lbr_rec all[] = {
+		{ (u32)lbr_jmp, (u32)lbr_jmp_t, BR_REL_JMP },
+		{ (u32)lbr_jz, (u32)lbr_jz_t, BR_COND },
+		{ (u32)lbr_call, (u32)lbr_func, BR_REL_CALL },
+		{ (u32)lbr_ret, (u32)lbr_call_ret, BR_RET },
+		{ (u32)lbr_icall, (u32)lbr_func, BR_IND_CALL },
+		{ (u32)lbr_ret, (u32)lbr_icall_ret, BR_RET },
+		{ (u32)lbr_ijmp, (u32)lbr_ijmp_t, BR_IND_JMP },
+		{ (u32)lbr_loop, (u32)lbr_loop, BR_COND },
+		{ (u32)lbr_jecxz, (u32)lbr_jecxz_t, BR_COND },
+		{ (u32)lbr_int, (u32)int82_entry, BR_OTHER },
+		{ (u32)int82_entry, (u32)lbr_int_ret, BR_OTHER },
+		{ (u32)lbr_ljmp, (u32)lbr_ljmp_t, BR_OTHER },
+		{ (u32)lbr_lcall, (u32)lbr_lfunc, BR_OTHER },
+		{ (u32)lbr_lfunc, (u32)lbr_lcall_ret, BR_OTHER },
+	};
+	int n = ARRAY_SIZE(all), m;
+	struct lbr_rec sub[64];
+	u32 i;
+	u64 v;
+
+	eq(rdmsr(PERFCAP) & 0x3f, 5, "legacy LBR: PERF_CAPABILITIES LBR_FMT (5:0) is 5");
+	if (ident == ID_ICL)
+		eq(rdmsr(PERFCAP), 0x64c5,
+		   "PERF_CAPABILITIES of the Ice Lake identity: 64C5H (LBR_FMT 5, PEBS fmt 4)");
+	eq(rdmsr(LBR_SELECT), 0, "MSR_LBR_SELECT after RESET: 0 (everything recorded)");
+	eq(rdmsr(LBR_TOS), 0, "MSR_LASTBRANCH_TOS after RESET: 0");
+	eq(rdmsr(DEBUGCTL), 0, "IA32_DEBUGCTL after RESET: 0");
+
+	/* the MSRs: written and read back, reserved bits #GP */
+	wrmsr(LBR_SELECT, 0x3ff);
+	report(!fault && rdmsr(LBR_SELECT) == 0x3ff,
+	       "MSR_LBR_SELECT: bits 9:0 written, read back");
+	wrmsr(LBR_SELECT, BIT(10)); gp(1, "MSR_LBR_SELECT bit 10 (reserved) #GP");
+	wrmsr(LBR_SELECT, BIT_ULL(63)); gp(1, "MSR_LBR_SELECT bit 63 (reserved) #GP");
+	eq(rdmsr(LBR_SELECT), 0x3ff, "MSR_LBR_SELECT unchanged by the faulting writes");
+	wrmsr(LBR_SELECT, 0);
+	wrmsr(LBR_TOS, 31);
+	report(!fault && rdmsr(LBR_TOS) == 31, "MSR_LASTBRANCH_TOS: 31 written, read back");
+	wrmsr(LBR_TOS, 32); gp(1, "MSR_LASTBRANCH_TOS: 32 (bit 5, reserved) #GP");
+	wrmsr(LBR_TOS, BIT_ULL(63)); gp(1, "MSR_LASTBRANCH_TOS: bit 63 #GP");
+	wrmsr(LBR_TOS, 0);
+	wrmsr(LEG_FROM(5), 0xffffffff81234567ull);
+	wrmsr(LEG_TO(5), 0x7fff12345678ull);
+	wrmsr(LEG_INFO(5), (7ull << 61) | 0xffff);
+	report(!fault, "MSR_LASTBRANCH_5_FROM_IP, _TO_IP, MSR_LBR_INFO_5 written");
+	eq(rdmsr(LEG_FROM(5)), 0xffffffff81234567ull, "MSR_LASTBRANCH_5_FROM_IP reads back");
+	eq(rdmsr(LEG_TO(5)), 0x7fff12345678ull, "MSR_LASTBRANCH_5_TO_IP reads back");
+	eq(rdmsr(LEG_INFO(5)), (7ull << 61) | 0xffff,
+	   "MSR_LBR_INFO_5: MISPRED, IN_TX, TSX_ABORT, cycles read back");
+	wrmsr(LEG_INFO(5), BIT_ULL(16)); gp(1, "MSR_LBR_INFO_x bit 16 (reserved) #GP");
+	wrmsr(LEG_INFO(5), BIT_ULL(60)); gp(1, "MSR_LBR_INFO_x bit 60 (reserved) #GP");
+	wrmsr(LEG_FROM(31), 0x31); wrmsr(LEG_TO(31), 0x32); wrmsr(LEG_INFO(31), 0x33);
+	eq(rdmsr(LEG_FROM(31)) + rdmsr(LEG_TO(31)) + rdmsr(LEG_INFO(31)), 0x96,
+	   "MSR_LASTBRANCH_31_*, MSR_LBR_INFO_31: written and read back");
+	wrmsr(DEBUGCTL, DEBUGCTL_LBR | DEBUGCTL_FRZ_LBR);
+	eq(rdmsr(DEBUGCTL), DEBUGCTL_LBR | DEBUGCTL_FRZ_LBR,
+	   "IA32_DEBUGCTL: LBR (0) and FREEZE_LBRS_ON_PMI (11) read back");
+	wrmsr(DEBUGCTL, 0);
+	leg_reset();
+	v = 0;
+	for (i = 0; i < 32; i++)
+		v |= rdmsr(LEG_FROM(i)) | rdmsr(LEG_TO(i)) | rdmsr(LEG_INFO(i));
+	eq(v, 0, "legacy LBR: the 96 entry MSRs written 0, read 0");
+
+	/* every kind of branch, FROM and TO exact, the TOS incremented each */
+	lbr_block(DEBUGCTL, DEBUGCTL_LBR, 0);
+	leg_check(all, n, n, "legacy LBR: every kind of branch, 14 records, TOS 14");
+	eq(rdmsr(DEBUGCTL), 0, "legacy LBR: IA32_DEBUGCTL as written (0) after the block");
+	leg_reset();
+	lbr_block(DEBUGCTL, 0, 0);
+	leg_check(all, 0, 0, "legacy LBR: IA32_DEBUGCTL.LBR clear: nothing recorded");
+	wrmsr(LBR_SELECT, SEL_CPL_NEQ_0);
+	lbr_block(DEBUGCTL, DEBUGCTL_LBR, 0);
+	leg_check(all, n, n, "legacy LBR: CPL_NEQ_0 (bit 1) at CPL 0: everything recorded");
+	leg_reset();
+	wrmsr(LBR_SELECT, SEL_CPL_EQ_0);
+	lbr_block(DEBUGCTL, DEBUGCTL_LBR, 0);
+	leg_check(all, 0, 0, "legacy LBR: CPL_EQ_0 (bit 0) at CPL 0: nothing recorded");
+	wrmsr(LBR_SELECT, SEL_TYPES);
+	lbr_block(DEBUGCTL, DEBUGCTL_LBR, 0);
+	leg_check(all, 0, 0, "legacy LBR: every type suppressed: nothing recorded");
+	for (i = 0; i < 7; i++) {
+		leg_reset();
+		wrmsr(LBR_SELECT, SEL_TYPES & ~types[i]);
+		lbr_block(DEBUGCTL, DEBUGCTL_LBR, 0);
+		m = leg_filter(all, n, SEL_TYPES & ~types[i], sub);
+		leg_check(sub, m, m, only_names[i]);
+		leg_reset();
+		wrmsr(LBR_SELECT, types[i]);
+		lbr_block(DEBUGCTL, DEBUGCTL_LBR, 0);
+		m = leg_filter(all, n, types[i], sub);
+		leg_check(sub, m, m, not_names[i]);
+	}
+	wrmsr(LBR_SELECT, 0);
+
+	/* the ring: 32 JMPs, then 14 more records, the TOS wrapping past 31 */
+	leg_reset();
+	wrmsr(LBR_SELECT, SEL_TYPES & ~SEL_REL_JMP);
+	branch_block(DEBUGCTL, DEBUGCTL_LBR, 0);
+	for (i = 0; i < 32; i++) {
+		sub[i].from = (u32)branch_block_jmps + 2 * i;
+		sub[i].to = sub[i].from + 2;
+	}
+	leg_check(sub, 32, 0, "legacy LBR: 32 JMPs fill the 32 slots, the TOS back at 0");
+	eq(rdmsr(LEG_FROM(1)), (u32)branch_block_jmps,
+	   "legacy LBR: the 1st JMP in slot 1 (the TOS was 0: the 1st record goes to 1)");
+	wrmsr(LBR_SELECT, 0);
+	lbr_block(DEBUGCTL, DEBUGCTL_LBR, 0);
+	for (i = 0; i < (u32)n; i++)
+		sub[32 + i] = all[i];
+	leg_check(sub + 14, 32, 14, "legacy LBR: 14 more: TOS 14, the oldest 14 JMPs dropped");
+	/* a TOS written: the next record goes to the slot after it */
+	leg_reset();
+	wrmsr(LBR_TOS, 30);
+	wrmsr(LBR_SELECT, SEL_TYPES & ~SEL_REL_JMP);
+	lbr_block(DEBUGCTL, DEBUGCTL_LBR, 0);
+	eq(rdmsr(LBR_TOS), 31, "legacy LBR: TOS written 30, one JMP recorded: TOS 31");
+	eq(rdmsr(LEG_FROM(31)), (u32)lbr_jmp, "legacy LBR: the JMP in slot 31");
+	wrmsr(LBR_SELECT, 0);
+
+	/* CPL: FROM as it is, also from a CPL suppressed */
+	leg_reset();
+	run_user(DEBUGCTL, DEBUGCTL_LBR, 0, 2);
+	sub[0].from = (u32)user_iret; sub[0].to = (u32)user_entry; sub[0].type = BR_OTHER;
+	sub[1].from = (u32)user_entry + 2; sub[1].to = sub[1].from; sub[1].type = BR_COND;
+	sub[2].from = (u32)user_entry + 4; sub[2].to = (u32)int80_entry; sub[2].type = BR_OTHER;
+	leg_check(sub, 3, 3, "legacy LBR at CPL 3: IRET to CPL 3, LOOP, INT $0x80 to CPL 0");
+	leg_reset();
+	wrmsr(LBR_SELECT, SEL_CPL_EQ_0);
+	run_user(DEBUGCTL, DEBUGCTL_LBR, 0, 2);
+	leg_check(sub, 2, 2, "legacy LBR: CPL_EQ_0: the IRET to CPL 3 (its FROM as is), the LOOP");
+	leg_reset();
+	wrmsr(LBR_SELECT, SEL_CPL_NEQ_0);
+	run_user(DEBUGCTL, DEBUGCTL_LBR, 0, 2);
+	leg_check(sub + 2, 1, 1, "legacy LBR: CPL_NEQ_0: the INT from CPL 3 (its FROM as is)");
+	wrmsr(LBR_SELECT, 0);
+
+	/* a #DB clears IA32_DEBUGCTL.LBR and is not recorded */
+	leg_reset();
+	lbr_db_block(DEBUGCTL, DEBUGCTL_LBR, 0);
+	eq(rdmsr(DEBUGCTL), 0, "legacy LBR: a #DB (single step) clears IA32_DEBUGCTL.LBR");
+	sub[0].from = (u32)lbr_db_jmp; sub[0].to = (u32)lbr_db_jmp_t;
+	leg_check(sub, 1, 1, "legacy LBR: the JMP before the #DB; not the #DB nor what follows");
+
+	/* call-stack mode: a RET zeroes the TOS slot and decrements the TOS */
+	leg_reset();
+	wrmsr(LBR_SELECT, SEL_CALLSTACK | SEL_JCC | SEL_IND_JMP | SEL_REL_JMP | SEL_FAR);
+	lbr_cs_block(DEBUGCTL, DEBUGCTL_LBR, 0);
+	sub[0].from = (u32)lbr_cs_c1; sub[0].to = (u32)lbr_cs_f1;
+	sub[1].from = (u32)lbr_cs_c2; sub[1].to = (u32)lbr_cs_f2;
+	leg_check(sub, 2, 2, "legacy LBR call stack: the CALLs not returned from, TOS 2, the rest 0");
+	leg_reset();
+	wrmsr(LBR_SELECT, SEL_JCC | SEL_IND_JMP | SEL_REL_JMP | SEL_FAR);
+	lbr_cs_block(DEBUGCTL, DEBUGCTL_LBR, 0);
+	sub[2].from = (u32)lbr_cs_c3; sub[2].to = (u32)lbr_cs_f3;
+	sub[3].from = (u32)lbr_cs_f3; sub[3].to = (u32)lbr_cs_c3 + 5;
+	sub[4].from = (u32)lbr_cs_c4; sub[4].to = (u32)lbr_cs_f4;
+	sub[5].from = (u32)lbr_cs_f4; sub[5].to = (u32)lbr_cs_c4 + 2;
+	leg_check(sub, 6, 6, "legacy LBR without EN_CALLSTACK: every CALL and RET recorded");
+	/* a call stack restored by writes, then grown and popped */
+	leg_reset();
+	wrmsr(LBR_TOS, 9);
+	wrmsr(LEG_FROM(9), 0x1111); wrmsr(LEG_TO(9), 0x2222);
+	wrmsr(LBR_SELECT, SEL_CALLSTACK | SEL_JCC | SEL_IND_JMP | SEL_REL_JMP | SEL_FAR);
+	lbr_cs_block(DEBUGCTL, DEBUGCTL_LBR, 0);
+	eq(rdmsr(LBR_TOS), 11, "legacy LBR call stack on a restored one: TOS 9 + 2");
+	report(rdmsr(LEG_FROM(9)) == 0x1111 && rdmsr(LEG_TO(9)) == 0x2222 &&
+	       rdmsr(LEG_FROM(10)) == (u32)lbr_cs_c1 && rdmsr(LEG_FROM(11)) == (u32)lbr_cs_c2 &&
+	       rdmsr(LEG_FROM(12)) == 0,
+	       "legacy LBR call stack: the restored entry kept under the two CALLs");
+	wrmsr(LBR_SELECT, 0);
+	leg_reset();
+}
+
+/* a slot holds the kth JMP of branch_block (from k = 1) */
+static int leg_has_jmp(u32 k)
+{
+	int x;
+
+	for (x = 0; x < 32; x++)
+		if (rdmsr(LEG_FROM(x)) == (u32)branch_block_jmps + 2 * (k - 1) &&
+		    rdmsr(LEG_TO(x)) == (u32)branch_block_jmps + 2 * k)
+			return 1;
+	return 0;
+}
+
+/*
+ * Freeze on PMI, perfmon v4's streamlined freeze: with
+ * IA32_DEBUGCTL.FREEZE_LBRS_ON_PMI the PMI sets LBR_FRZ (58) in
+ * IA32_PERF_GLOBAL_STATUS, after the branch that overflowed the counter
+ * is recorded; nothing is recorded while it is set; IA32_DEBUGCTL.LBR
+ * stays set; resetting LBR_FRZ lets the LBRs record again.
+ */
+static void test_legacy_lbr_freeze(void)
+{
+	static const u32 ks[] = { 7, 32 };
+	u32 i, k, tos;
+
+	for (i = 0; i < 2; i++) {
+		k = ks[i];
+		leg_reset();
+		pmi_setup(GSTATUS, PMC0, 0);
+		wrmsr(PMC0, -(u64)k & MASK48);
+		wrmsr(EVTSEL0, 0xc4 | USR | OS | INT | EN);
+		wrmsr(DEBUGCTL, DEBUGCTL_LBR | DEBUGCTL_FRZ_LBR);
+		branch_block(GCTRL, 1, 0);
+		report(nmis == 1 && nmi_status == (1 | LBR_FRZ), k == 7 ?
+		       "legacy LBR freeze on PMI (JMP 7): one PMI, GLOBAL_STATUS bit 0 and LBR_FRZ" :
+		       "legacy LBR freeze on PMI (JMP 32): one PMI, GLOBAL_STATUS bit 0 and LBR_FRZ");
+		eq(rdmsr(DEBUGCTL), DEBUGCTL_LBR | DEBUGCTL_FRZ_LBR,
+		   "legacy LBR freeze: IA32_DEBUGCTL.LBR stays set (v4 streamlined freeze)");
+		tos = rdmsr(LBR_TOS);
+		eq(rdmsr(LEG_FROM(tos)), (u32)branch_block_jmps + 2 * (k - 1), k == 7 ?
+		   "legacy LBR freeze: the TOS slot is the 7th JMP, whose count overflowed" :
+		   "legacy LBR freeze: the TOS slot is the 32nd JMP, whose count overflowed");
+		eq(rdmsr(LEG_TO(tos)), (u32)branch_block_jmps + 2 * k,
+		   "legacy LBR freeze: the TOS slot's TO");
+		eq(rdmsr(LEG_FROM((tos - 1) & 31)), (u32)branch_block_jmps + 2 * (k - 2),
+		   "legacy LBR freeze: the slot below is the JMP before it");
+		eq(rdmsr(GSTATUS) & LBR_FRZ, LBR_FRZ, "legacy LBR freeze: LBR_FRZ stays set");
+		wrmsr(GRESET, 1 | LBR_FRZ);
+		wrmsr(EVTSEL0, 0);
+		leg_reset();
+		branch_block(GCTRL, 0, 0);
+		wrmsr(DEBUGCTL, 0);
+		report(leg_has_jmp(32), "legacy LBR freeze: recording again once LBR_FRZ is reset");
+	}
+	/* IA32_PERF_GLOBAL_STATUS_SET.LBR_FRZ freezes them too */
+	leg_reset();
+	wrmsr(GSET, LBR_FRZ);
+	branch_block(DEBUGCTL, DEBUGCTL_LBR, 0);
+	wrmsr(GRESET, LBR_FRZ);
+	report(!leg_has_jmp(32) && !rdmsr(LBR_TOS),
+	       "legacy LBR: LBR_FRZ set by GLOBAL_STATUS_SET: nothing recorded");
+
+	/* without FREEZE_LBRS_ON_PMI: the PMI's delivery and its IRET */
+	leg_reset();
+	pmi_setup(GSTATUS, PMC0, GRESET);
+	wrmsr(LBR_SELECT, SEL_TYPES & ~SEL_FAR);
+	wrmsr(PMC0, -28ull & MASK48);
+	wrmsr(EVTSEL0, 0xc4 | USR | OS | INT | EN);
+	wrmsr(DEBUGCTL, DEBUGCTL_LBR);
+	branch_block(GCTRL, 1, 0);
+	wrmsr(DEBUGCTL, 0);
+	report(nmis == 1 && !(nmi_status & LBR_FRZ),
+	       "legacy LBR without freeze: one PMI, no LBR_FRZ");
+	tos = rdmsr(LBR_TOS);
+	report(tos == 2 && rdmsr(LEG_FROM(1)) == (u32)branch_block_jmps + 56 &&
+	       rdmsr(LEG_TO(1)) == (u32)nmi_entry &&
+	       rdmsr(LEG_TO(2)) == (u32)branch_block_jmps + 56,
+	       "legacy LBR without freeze, FAR_BRANCH alone: the PMI at the 29th JMP, its IRET");
+	if (tos != 2)
+		note("TOS ", tos);
+	wrmsr(EVTSEL0, 0);
+	wrmsr(GRESET, 1);
+	wrmsr(LBR_SELECT, 0);
+	leg_reset();
+}
+
 /* Intel: 0xC4, its umask 1 (BR_INST_RETIRED.CONDITIONAL), 0xC5 */
 /*
  * PEBS (pebs=on, the default): record format 4 with PEBS_BASELINE,
@@ -1177,7 +1571,8 @@ static u64 pebs_q(u32 off)
 static void pebs_off(void)
 {
 	wrmsr(PEBS_ENABLE, 0);
-	wrmsr(PEBS_DATA_CFG, 0);
+	if (ident != ID_SKL)
+		wrmsr(PEBS_DATA_CFG, 0);	/* none in format 3 */
 	wrmsr(EVTSEL0, 0);
 	wrmsr(FIXCTRL, 0);
 	wrmsr(GRESET, OVFBUF | 0xf | (7ull << 32));
@@ -1534,11 +1929,46 @@ static void test_pebs_adaptive(void)
 			off += 0x18;
 		}
 		wrmsr(LBR_DEPTH, 32);
+	} else if (legacy_lbr) {
+		/* the model-specific LBRs: youngest (the TOS) first, INFO 0 */
+		leg_reset();
+		pebs_ds(4096, 4096);
+		wrmsr(PEBS_DATA_CFG, CFG_LBR | (2u << 24));
+		wrmsr(PMC0, -3ull & MASK48);
+		wrmsr(EVTSEL0, 0xc4 | EN | USR | OS | ADAPTIVE);
+		wrmsr(PEBS_ENABLE, 1);
+		wrmsr(DEBUGCTL, DEBUGCTL_LBR);
+		branch_block(GCTRL, 1, 0);
+		wrmsr(DEBUGCTL, 0);
+		wrmsr(PEBS_ENABLE, 0);
+		off = BASIC;
+		eq(pebs_q(0), CFG_LBR | (2u << 24) | (u64)(off + 3 * 0x18) << 48,
+		   "PEBS LBR group (legacy LBRs), 3 entries: format/size word");
+		for (i = 0; i < 3; i++) {
+			ok = pebs_q(off) == (u32)branch_block_jmps + 2 * (2 - i) &&
+			     pebs_q(off + 8) == (u32)branch_block_jmps + 2 * (3 - i) &&
+			     pebs_q(off + 16) == 0;
+			report(ok, i == 0 ? "PEBS LBR group (legacy LBRs): entry 0, the eventing JMP" :
+			       i == 1 ? "PEBS LBR group (legacy LBRs): entry 1, the JMP before" :
+			       "PEBS LBR group (legacy LBRs): entry 2; INFO 0 in all three");
+			if (!ok) {
+				note("FROM - jmps ", pebs_q(off) - (u32)branch_block_jmps);
+				note("TO - jmps ", pebs_q(off + 8) - (u32)branch_block_jmps);
+				note("INFO ", pebs_q(off + 16));
+			}
+			off += 0x18;
+		}
+		leg_reset();
 	}
 	pebs_off();
 }
 
-static void test_pebs_buffer(void)
+/*
+ * The reload, the threshold and a full buffer, with records of rec bytes
+ * whose eventing IP is at byte ipoff (basic records: 20H, 8; format 3:
+ * 0C8H, 0B0H)
+ */
+static void test_pebs_buffer(u32 rec, u32 ipoff)
 {
 	u64 st, tail = insns_after(pebs_block);
 	u32 i, ok;
@@ -1551,14 +1981,14 @@ static void test_pebs_buffer(void)
 	wrmsr(PEBS_ENABLE, 1);
 	pebs_block(GCTRL, 1, 0);
 	wrmsr(PEBS_ENABLE, 0);
-	eq(pebs_used(), 4 * BASIC, "PEBS reload from DS: period 10, four records");
+	eq(pebs_used(), 4 * rec, "PEBS reload from DS: period 10, four records");
 	for (i = 0, ok = 1; i < 4; i++)
-		ok &= pebs_q(i * BASIC + 8) == (u32)pebs_block_nops + 2 + 10 * i;
+		ok &= pebs_q(i * rec + ipoff) == (u32)pebs_block_nops + 2 + 10 * i;
 	report(ok, "PEBS reload from DS: records at the 3rd, 13th, 23rd and 33rd instruction");
-	eq(pebs_q(4 * BASIC), fill, "PEBS reload from DS: nothing more written");
+	eq(pebs_q(4 * rec), fill, "PEBS reload from DS: nothing more written");
 
 	/* the threshold: a PMI right after the record that reaches it */
-	pebs_ds(4096, 2 * BASIC);
+	pebs_ds(4096, 2 * rec);
 	ds_area[8] = -10ull & MASK48;
 	pmi_setup(GSTATUS, PMC0, GRESET);
 	wrmsr(PMC0, -3ull & MASK48);
@@ -1578,12 +2008,12 @@ static void test_pebs_buffer(void)
 	eq(rdmsr(GSTATUS), OVFBUF, "PEBS: GLOBAL_STATUS_SET sets OvfBuf");
 	wrmsr(GRESET, OVFBUF);
 	/* the NMI handler's instructions count (OS) too */
-	report(pebs_used() >= 4 * BASIC && pebs_used() % BASIC == 0,
+	report(pebs_used() >= 4 * rec && pebs_used() % rec == 0,
 	       "PEBS threshold: the records go on after it");
-	note("records, the NMI handler's included: ", pebs_used() / BASIC);
+	note("records, the NMI handler's included: ", pebs_used() / rec);
 
 	/* the buffer full: two records fit, the next two are dropped */
-	pebs_ds(2 * BASIC + BASIC / 2, 4096);
+	pebs_ds(2 * rec + rec / 2, 4096);
 	ds_area[8] = -10ull & MASK48;
 	pmi_setup(GSTATUS, PMC0, GRESET);
 	wrmsr(PMC0, -3ull & MASK48);
@@ -1591,16 +2021,207 @@ static void test_pebs_buffer(void)
 	wrmsr(PEBS_ENABLE, 1);
 	pebs_block(GCTRL, 1, 0);
 	wrmsr(PEBS_ENABLE, 0);
-	eq(pebs_used(), 2 * BASIC, "PEBS buffer full: index stops at the last record that fits");
-	ok = pebs_q(8) == (u32)pebs_block_nops + 2 &&
-	     pebs_q(BASIC + 8) == (u32)pebs_block_nops + 12;
+	eq(pebs_used(), 2 * rec, "PEBS buffer full: index stops at the last record that fits");
+	ok = pebs_q(ipoff) == (u32)pebs_block_nops + 2 &&
+	     pebs_q(rec + ipoff) == (u32)pebs_block_nops + 12;
 	report(ok, "PEBS buffer full: the first two records written");
-	eq(pebs_q(2 * BASIC), fill, "PEBS buffer full: a record that does not fit is dropped");
+	eq(pebs_q(2 * rec), fill, "PEBS buffer full: a record that does not fit is dropped");
 	eq(nmis, 0, "PEBS buffer full: below the threshold, no PMI");
 	/* the 4th overflow at the 33rd instruction, the 1st after the NOPs */
 	eq(rdmsr(PMC0), (-10ull + tail - 1) & MASK48,
 	   "PEBS buffer full: the counter is still reloaded");
 	pebs_off();
+}
+
+/*
+ * PEBS record format 3 (the Skylake identity; SDM vol. 3B, the PEBS
+ * facility of the 6th generation Intel Core processors): PMC0-3 only, no
+ * adaptive records, a record of 0C8H bytes: RFLAGS, RIP (the next
+ * instruction: trap-like), RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP,
+ * R8-R15, applicable counters (90H), data linear address, data source,
+ * latency (0: no memory events), EventingIP (B0H), TSX abort info, TSC.
+ */
+#define FMT3 0xc8
+#define F3_RIP 0x08
+#define F3_APPLICABLE 0x90
+#define F3_EVENTING_IP 0xb0
+#define F3_TSC 0xc0
+
+static void test_pebs_fmt3_record(void)
+{
+	static const u32 want_gpr[] = {
+		/* RFLAGS, RIP, RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP */
+		0x2, 0, 1, 0x11223344, GCTRL, 0, 0x99aabbcc, 0xddeeff00, 0x55667788, 0,
+	};
+	static const char *const gpr_name[] = {
+		"RFLAGS", "RIP", "RAX", "RBX", "RCX", "RDX", "RSI", "RDI", "RBP", "RSP",
+	};
+	static const u32 ks[] = { 1, 7, 32 };
+	u64 tail = insns_after(nop_block), v, want;
+	u32 i, k, off, ok;
+
+	/* the record, field by field: PMC0 at -3 over pebs_block */
+	pebs_ds(4096, 4096);
+	ds_area[8] = -1000ull & MASK48;
+	wrmsr(PMC0, -3ull & MASK48);
+	wrmsr(EVTSEL0, 0xc0 | EN | USR | OS);
+	wrmsr(PEBS_ENABLE, 1);
+	pebs_block(GCTRL, 1, 0);
+	wrmsr(PEBS_ENABLE, 0);
+	eq(pebs_used(), FMT3, "PEBS fmt3: one record of 0C8H bytes (the index)");
+	for (off = 0; off < ARRAY_SIZE(want_gpr); off++) {
+		want = want_gpr[off];
+		if (off == 1)
+			want = (u32)pebs_block_nops + 3;
+		if (off == 9)
+			want = pebs_esp;
+		eq(pebs_q(8 * off), want, cat("PEBS fmt3 record: ", gpr_name[off]));
+	}
+	for (off = 0x50, want = 0; off < 0x90; off += 8)
+		want |= pebs_q(off);
+	eq(want, 0, "PEBS fmt3 record: R8-R15 (50H-88H) are 0 outside IA-32e mode");
+	eq(pebs_q(F3_APPLICABLE), 1, "PEBS fmt3 record: applicable counters (90H): PMC0");
+	eq(pebs_q(0x98), 0, "PEBS fmt3 record: data linear address (98H): 0");
+	eq(pebs_q(0xa0), 0, "PEBS fmt3 record: data source (A0H): 0");
+	eq(pebs_q(0xa8), 0, "PEBS fmt3 record: latency (A8H): 0");
+	eq(pebs_q(F3_EVENTING_IP), (u32)pebs_block_nops + 2,
+	   "PEBS fmt3 record: EventingIP (B0H): the 3rd NOP itself");
+	eq(pebs_q(0xb8), 0, "PEBS fmt3 record: TX abort information (B8H): 0");
+	report(pebs_q(F3_TSC) != 0 && pebs_q(F3_TSC) != fill, "PEBS fmt3 record: a TSC (C0H)");
+	eq(pebs_q(FMT3), fill, "PEBS fmt3: nothing written past the record");
+	eq(rdmsr(GSTATUS), 0, "PEBS fmt3: no GLOBAL_STATUS bit");
+
+	/* EventingIP exact, RIP trap-like, the reload: NOPs 1, 7, 32 */
+	for (i = 0; i < ARRAY_SIZE(ks); i++) {
+		k = ks[i];
+		pebs_ds(4096, 4096);
+		ds_area[8] = -1000ull & MASK48;
+		pmi_setup(GSTATUS, PMC0, 0);
+		wrmsr(PMC0, -(u64)k & MASK48);
+		wrmsr(EVTSEL0, 0xc0 | EN | USR | OS | INT);
+		wrmsr(PEBS_ENABLE, 1);
+		nop_block(GCTRL, 1, 0);
+		v = rdmsr(PMC0);
+		wrmsr(PEBS_ENABLE, 0);
+		ok = pebs_used() == FMT3 &&
+		     pebs_q(F3_EVENTING_IP) == (u32)nop_block_nops + k - 1 &&
+		     pebs_q(F3_RIP) == (u32)nop_block_nops + k;
+		report(ok, k == 1 ? "PEBS fmt3 0xC0 at the 1st NOP: EventingIP it, RIP the next" :
+		       k == 7 ? "PEBS fmt3 0xC0 at the 7th NOP: EventingIP it, RIP the next" :
+		       "PEBS fmt3 0xC0 at the 32nd NOP: EventingIP it, RIP the next");
+		if (!ok) {
+			note("used ", pebs_used());
+			note("EventingIP - nops ", pebs_q(F3_EVENTING_IP) - (u32)nop_block_nops);
+			note("RIP - nops ", pebs_q(F3_RIP) - (u32)nop_block_nops);
+		}
+		eq(v, (-1000ull + 32 - k + tail) & MASK48,
+		   "PEBS fmt3: reloaded from the DS reset value (40H) at the overflow");
+		eq(nmis, 0, "PEBS fmt3: no PMI of its own (INT set), threshold not reached");
+	}
+	/* branches: the kth JMP, RIP its target */
+	pebs_ds(4096, 4096);
+	ds_area[8] = -1000ull & MASK48;
+	wrmsr(PMC0, -9ull & MASK48);
+	wrmsr(EVTSEL0, 0xc4 | EN | USR | OS);
+	wrmsr(PEBS_ENABLE, 1);
+	branch_block(GCTRL, 1, 0);
+	wrmsr(PEBS_ENABLE, 0);
+	report(pebs_used() == FMT3 &&
+	       pebs_q(F3_EVENTING_IP) == (u32)branch_block_jmps + 16 &&
+	       pebs_q(F3_RIP) == (u32)branch_block_jmps + 18,
+	       "PEBS fmt3 0xC4 at the 9th JMP: EventingIP the JMP, RIP its target");
+	/* cycles under icount: one per instruction */
+	if (icount) {
+		pebs_ds(4096, 4096);
+		ds_area[9] = -100000ull & MASK48;
+		wrmsr(PMC0 + 1, -4ull & MASK48);
+		wrmsr(EVTSEL0 + 1, 0x3c | EN | USR | OS);
+		wrmsr(PEBS_ENABLE, 2);
+		nop_block(GCTRL, 2, 0);
+		wrmsr(PEBS_ENABLE, 0);
+		wrmsr(EVTSEL0 + 1, 0);
+		report(pebs_used() == FMT3 && pebs_q(F3_APPLICABLE) == 2 &&
+		       pebs_q(F3_EVENTING_IP) == (u32)nop_block_nops + 3,
+		       "PEBS fmt3 cycles (3CH) on PMC1: the 4th NOP, applicable counters bit 1");
+	}
+	/* PMC3, with its own reset value at 58H */
+	pebs_ds(4096, 4096);
+	ds_area[11] = -2000ull & MASK48;
+	wrmsr(PMC0 + 3, -5ull & MASK48);
+	wrmsr(EVTSEL0 + 3, 0xc0 | EN | USR | OS);
+	wrmsr(PEBS_ENABLE, 8);
+	nop_block(GCTRL, 8, 0);
+	wrmsr(PEBS_ENABLE, 0);
+	wrmsr(EVTSEL0 + 3, 0);
+	report(pebs_used() == FMT3 && pebs_q(F3_APPLICABLE) == 8 &&
+	       pebs_q(F3_EVENTING_IP) == (u32)nop_block_nops + 4 &&
+	       rdmsr(PMC0 + 3) == ((-2000ull + 27 + tail) & MASK48),
+	       "PEBS fmt3 on PMC3: the 5th NOP, bit 3, reloaded from DS + 58H");
+
+	/*
+	 * No fixed-counter PEBS in format 3: bit 32 of IA32_PEBS_ENABLE is
+	 * PMC0's load latency enable; fixed counter 0 overflows as without
+	 * PEBS: its status bit and its PMI, no record.
+	 */
+	pebs_ds(4096, 4096);
+	ds_area[16] = -1000ull & MASK48;
+	pmi_setup(GSTATUS, FIX0, GRESET);
+	wrmsr(FIX0, -6ull & MASK48);
+	wrmsr(FIXCTRL, 0xb);
+	wrmsr(PEBS_ENABLE, BIT_ULL(32));
+	nop_block(GCTRL, 0, 1);
+	wrmsr(PEBS_ENABLE, 0);
+	wrmsr(FIXCTRL, 0);
+	report(pebs_used() == 0 && nmis == 1 && nmi_status == BIT_ULL(32) &&
+	       nmi_eip == (u32)nop_block_nops + 6,
+	       "PEBS fmt3: IA32_PEBS_ENABLE bit 32 is no fixed-counter PEBS: a PMI, no record");
+	wrmsr(GCTRL, 0);
+}
+
+static void test_pebs_fmt3(void)
+{
+	u32 a, b, c, d;
+	u64 cap;
+
+	cpuid(1, &a, &b, &c, &d);
+	report(d & BIT(21), "PEBS fmt3: CPUID.01H:EDX[21]: DS");
+	report(c & BIT(2), "PEBS fmt3: CPUID.01H:ECX[2]: DTES64");
+	eq(rdmsr(MISC_ENABLE) & (3 << 11), 1 << 11,
+	   "PEBS fmt3: MISC_ENABLE: PEBS available (bit 12 clear), BTS not (bit 11 set)");
+	cap = rdmsr(PERFCAP);
+	eq((cap >> 8) & 0xf, 3, "PERF_CAPABILITIES: PEBS record format 3");
+	eq(cap & BIT(14), 0, "PERF_CAPABILITIES: no PEBS_BASELINE (bit 14)");
+	eq(cap & 0xc0, 0xc0, "PERF_CAPABILITIES: PEBS trap-like (6), saves GPRs (7)");
+	report(cap & BIT(13), "PERF_CAPABILITIES: FW_WRITE still (bit 13)");
+	eq(cap, 0x23c5, "PERF_CAPABILITIES of the Skylake identity: 23C5H");
+
+	wrmsr(PEBS_ENABLE, 0xf | (0xfull << 32));
+	eq(rdmsr(PEBS_ENABLE), 0xf | (0xfull << 32),
+	   "IA32_PEBS_ENABLE fmt3: PMC0-3 (3:0), load latency PMC0-3 (35:32)");
+	wrmsr(PEBS_ENABLE, BIT(4));
+	gp(1, "IA32_PEBS_ENABLE fmt3: bit 4 (PEBS on PMC4: none) #GP");
+	wrmsr(PEBS_ENABLE, BIT_ULL(36));
+	gp(1, "IA32_PEBS_ENABLE fmt3: bit 36 #GP");
+	wrmsr(PEBS_ENABLE, BIT_ULL(63));
+	gp(1, "IA32_PEBS_ENABLE fmt3: bit 63 #GP");
+	wrmsr(PEBS_ENABLE, 0);
+	rdmsr(PEBS_DATA_CFG);
+	gp(1, "PEBS fmt3: RDMSR MSR_PEBS_DATA_CFG #GP (no adaptive PEBS)");
+	wrmsr(PEBS_DATA_CFG, 0);
+	gp(1, "PEBS fmt3: WRMSR MSR_PEBS_DATA_CFG #GP");
+	wrmsr(EVTSEL0, 0xc0 | ADAPTIVE);
+	gp(1, "PEBS fmt3: PERFEVTSEL bit 34 (Adaptive_Record) #GP");
+	wrmsr(FIXCTRL, FIX_ADAPTIVE(0));
+	gp(1, "PEBS fmt3: FIXED_CTR_CTRL bit 32 (Adaptive_Record) #GP");
+	wrmsr(PEBS_LD_LAT, 0xffff);
+	eq(rdmsr(PEBS_LD_LAT), 0xffff, "PEBS fmt3: MSR_PEBS_LD_LAT_THRESHOLD: 16 bits");
+	wrmsr(PEBS_LD_LAT, 0);
+	wrmsr(EVTSEL0, 0);
+	wrmsr(FIXCTRL, 0);
+
+	test_pebs_fmt3_record();
+	test_pebs_buffer(FMT3, F3_EVENTING_IP);
+	wrmsr(DS_AREA, 0);
 }
 
 static void test_pebs(void)
@@ -1658,7 +2279,7 @@ static void test_pebs(void)
 
 	test_pebs_basic();
 	test_pebs_adaptive();
-	test_pebs_buffer();
+	test_pebs_buffer(BASIC, 8);
 	wrmsr(DS_AREA, 0);
 }
 
@@ -1960,8 +2581,11 @@ static void test_intel(void)
 	}
 	cpuid(0, &maxleaf, &b, &c, &d);
 	cpuid(7, &a, &b, &c, &d);
-	if (ident) {
-		/* the identity's legacy LBR MSRs: not modelled, #GP */
+	if (legacy_lbr) {
+		test_legacy_lbr();
+		test_legacy_lbr_freeze();
+	} else if (ident) {
+		/* an identity without legacy LBRs: their MSRs #GP */
 		rdmsr(0x1c9); gp(1, "identity: RDMSR MSR_LASTBRANCH_TOS (legacy LBR) #GP");
 		wrmsr(0x1c8, 1); gp(1, "identity: WRMSR MSR_LBR_SELECT (legacy LBR) #GP");
 		rdmsr(0x680); gp(1, "identity: RDMSR MSR_LASTBRANCH_0_FROM_IP #GP");
@@ -1982,7 +2606,7 @@ static void test_intel(void)
 	if (nopebs)
 		test_no_pebs("pebs=off", 1);
 	else if (ident == ID_SKL)
-		test_no_pebs("Skylake identity", 1);
+		test_pebs_fmt3();
 	else
 		test_pebs();
 	if (!icount) {
@@ -2283,9 +2907,9 @@ void main(void)
 		pmu_ver = 4;
 	if (ident == ID_ICL || ident == ID_SPR)
 		ngp = 8;
-	/* Skylake and Ice Lake have legacy LBRs (not modelled), no arch LBR */
+	/* Skylake and Ice Lake have model-specific LBRs, no arch LBR */
 	if (ident == ID_SKL || ident == ID_ICL)
-		nolbr = 1;
+		nolbr = legacy_lbr = 1;
 	puts("TAP version 13\n");
 	if (ident) {
 		u32 fam, model;
