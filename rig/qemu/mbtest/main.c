@@ -2144,6 +2144,34 @@ static void test_pebs_fmt3_record(void)
 		       pebs_q(F3_EVENTING_IP) == (u32)nop_block_nops + 3,
 		       "PEBS fmt3 cycles (3CH) on PMC1: the 4th NOP, applicable counters bit 1");
 	}
+	/*
+	 * Skylake's PEBS encodings of cycles (C0H, umask 0 or 01H, INV,
+	 * CMASK 16: cycles:pp and cycles:ppp) count cycles, and
+	 * INST_RETIRED.PREC_DIST (01C0H) instructions
+	 */
+	wrmsr(PMC0 + 1, 0);
+	wrmsr(EVTSEL0 + 1, 0x1c0 | EN | USR | OS);
+	nop_block(GCTRL, 2, 0);
+	wrmsr(EVTSEL0 + 1, 0);
+	eq(rdmsr(PMC0 + 1), 32 + tail, "Skylake: INST_RETIRED.PREC_DIST (01C0H) counts instructions");
+	if (icount) {
+		static const u32 umask[] = { 0, 0x100 };
+
+		for (i = 0; i < 2; i++) {
+			pebs_ds(4096, 4096);
+			ds_area[9] = -100000ull & MASK48;
+			wrmsr(PMC0 + 1, -4ull & MASK48);
+			wrmsr(EVTSEL0 + 1, 0x108000c0ull | umask[i] | EN | USR | OS);
+			wrmsr(PEBS_ENABLE, 2);
+			nop_block(GCTRL, 2, 0);
+			wrmsr(PEBS_ENABLE, 0);
+			wrmsr(EVTSEL0 + 1, 0);
+			report(pebs_used() == FMT3 && pebs_q(F3_APPLICABLE) == 2 &&
+			       pebs_q(F3_EVENTING_IP) == (u32)nop_block_nops + 3, i ?
+			       "PEBS fmt3 108001C0H (cycles:ppp) on PMC1: the 4th NOP" :
+			       "PEBS fmt3 108000C0H (cycles:pp) on PMC1: the 4th NOP");
+		}
+	}
 	/* PMC3, with its own reset value at 58H */
 	pebs_ds(4096, 4096);
 	ds_area[11] = -2000ull & MASK48;
