@@ -1126,7 +1126,6 @@ static void test_lbr_cost(void)
 	wrmsr(FIXCTRL, 0);
 }
 
-
 /*
  * Model-specific ("legacy") LBRs, LBR_FMT 5, on the Skylake and Ice Lake
  * identities (SDM vol. 3B, "Last Branch Records" of the Skylake
@@ -1402,7 +1401,7 @@ static void test_legacy_lbr(void)
 	lbr_cs_block(DEBUGCTL, DEBUGCTL_LBR, 0);
 	sub[0].from = (u32)lbr_cs_c1; sub[0].to = (u32)lbr_cs_f1;
 	sub[1].from = (u32)lbr_cs_c2; sub[1].to = (u32)lbr_cs_f2;
-	leg_check(sub, 2, 2, "legacy LBR call stack: the CALLs not returned from, TOS 2, the rest 0");
+	leg_check(sub, 2, 2, "legacy LBR call stack: the CALLs not returned, TOS 2, the rest 0");
 	leg_reset();
 	wrmsr(LBR_SELECT, SEL_JCC | SEL_IND_JMP | SEL_REL_JMP | SEL_FAR);
 	lbr_cs_block(DEBUGCTL, DEBUGCTL_LBR, 0);
@@ -1459,8 +1458,8 @@ static void test_legacy_lbr_freeze(void)
 		wrmsr(DEBUGCTL, DEBUGCTL_LBR | DEBUGCTL_FRZ_LBR);
 		branch_block(GCTRL, 1, 0);
 		report(nmis == 1 && nmi_status == (1 | LBR_FRZ), k == 7 ?
-		       "legacy LBR freeze on PMI (JMP 7): one PMI, GLOBAL_STATUS bit 0 and LBR_FRZ" :
-		       "legacy LBR freeze on PMI (JMP 32): one PMI, GLOBAL_STATUS bit 0 and LBR_FRZ");
+		       "legacy LBR freeze on PMI (JMP 7): one PMI, status bit 0, LBR_FRZ" :
+		       "legacy LBR freeze on PMI (JMP 32): one PMI, status bit 0, LBR_FRZ");
 		eq(rdmsr(DEBUGCTL), DEBUGCTL_LBR | DEBUGCTL_FRZ_LBR,
 		   "legacy LBR freeze: IA32_DEBUGCTL.LBR stays set (v4 streamlined freeze)");
 		tos = rdmsr(LBR_TOS);
@@ -1948,9 +1947,9 @@ static void test_pebs_adaptive(void)
 			ok = pebs_q(off) == (u32)branch_block_jmps + 2 * (2 - i) &&
 			     pebs_q(off + 8) == (u32)branch_block_jmps + 2 * (3 - i) &&
 			     pebs_q(off + 16) == 0;
-			report(ok, i == 0 ? "PEBS LBR group (legacy LBRs): entry 0, the eventing JMP" :
-			       i == 1 ? "PEBS LBR group (legacy LBRs): entry 1, the JMP before" :
-			       "PEBS LBR group (legacy LBRs): entry 2; INFO 0 in all three");
+			report(ok, i == 0 ? "PEBS LBR group (legacy): entry 0, the eventing JMP" :
+			       i == 1 ? "PEBS LBR group (legacy): entry 1, the JMP before" :
+			       "PEBS LBR group (legacy): entry 2; INFO 0 in all three");
 			if (!ok) {
 				note("FROM - jmps ", pebs_q(off) - (u32)branch_block_jmps);
 				note("TO - jmps ", pebs_q(off + 8) - (u32)branch_block_jmps);
@@ -2153,7 +2152,7 @@ static void test_pebs_fmt3_record(void)
 	wrmsr(EVTSEL0 + 1, 0x1c0 | EN | USR | OS);
 	nop_block(GCTRL, 2, 0);
 	wrmsr(EVTSEL0 + 1, 0);
-	eq(rdmsr(PMC0 + 1), 32 + tail, "Skylake: INST_RETIRED.PREC_DIST (01C0H) counts instructions");
+	eq(rdmsr(PMC0 + 1), 32 + tail, "Skylake: 01C0H (INST_RETIRED.PREC_DIST) counts insns");
 	if (icount) {
 		static const u32 umask[] = { 0, 0x100 };
 
@@ -2936,8 +2935,10 @@ void main(void)
 	if (ident == ID_ICL || ident == ID_SPR)
 		ngp = 8;
 	/* Skylake and Ice Lake have model-specific LBRs, no arch LBR */
-	if (ident == ID_SKL || ident == ID_ICL)
-		nolbr = legacy_lbr = 1;
+	if (ident == ID_SKL || ident == ID_ICL) {
+		nolbr = 1;
+		legacy_lbr = 1;
+	}
 	puts("TAP version 13\n");
 	if (ident) {
 		u32 fam, model;
