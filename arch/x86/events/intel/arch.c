@@ -413,7 +413,7 @@ int __init intel_core_probe(struct x86_core *core)
 	intel_hw_map(core, ebx, eax.split.mask_length);
 	intel_model_tables(core);
 	if (!core->gated) {
-		intel_lbr_probe(core);
+		intel_lbr_probe(core, caps);
 		intel_pebs_probe(core, caps);
 	}
 	return 0;

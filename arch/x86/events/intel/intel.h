@@ -90,6 +90,85 @@ void intel_model_tables(struct x86_core *core);
 #define INTEL_LBR_TYPE_IND_CALL	3
 #define INTEL_LBR_TYPE_REL_CALL	4
 #define INTEL_LBR_TYPE_RET	5
+/* no type recorded: classify from the instruction */
+#define INTEL_LBR_TYPE_NONE	U8_MAX
+
+/*
+ * Not a kind: the sample's entries get their PERF_BR_* type (always with
+ * a recorded type, else only on PERF_SAMPLE_BRANCH_TYPE_SAVE)
+ */
+#define INTEL_BR_TYPE_SAVE	BIT(17)
+
+/*
+ * What an event wants the LBR to record, in IA32_LBR_CTL's layout
+ * whichever LBR the CPU has: the model-specific LBR's backend turns it
+ * into MSR_LBR_SELECT (intel_lbr_select()).
+ */
+#define LBR_CTL_OS		BIT_ULL(1)
+#define LBR_CTL_USR		BIT_ULL(2)
+#define LBR_CTL_CALL_STACK	BIT_ULL(3)
+#define LBR_CTL_COND		BIT_ULL(16)
+#define LBR_CTL_REL_JMP		BIT_ULL(17)
+#define LBR_CTL_IND_JMP		BIT_ULL(18)
+#define LBR_CTL_REL_CALL	BIT_ULL(19)
+#define LBR_CTL_IND_CALL	BIT_ULL(20)
+#define LBR_CTL_RET		BIT_ULL(21)
+#define LBR_CTL_OTHER		BIT_ULL(22)
+#define LBR_CTL_TYPES		GENMASK_ULL(22, 16)
+
+/* one LBR entry, as the MSRs and a PEBS record's LBR group hold it */
+struct intel_lbr_rec {
+	u64	from, to, info;
+};
+
+/**
+ * struct intel_lbr_ops - what differs between the kinds of LBR
+ * @encode: the filter MSR's value for a wanted LBR_CTL_* set
+ * @start: record, filtered by @hw (from @encode)
+ * @stop: stop recording; the entries stay
+ * @clear: every entry empty
+ * @read: the entries, youngest first, up to the first empty one, into
+ *	@rec (room for the depth); returns how many, and in @hw_idx the
+ *	hardware index of the youngest (PERF_SAMPLE_BRANCH_HW_INDEX)
+ * @write: @nr entries, youngest first, back into an LBR that has been
+ *	stopped, as @read found them at @hw_idx; the rest empty
+ *
+ * Context: all on the CPU concerned with interrupts off, all but @write
+ * also in the PMI (NMI).
+ */
+struct intel_lbr_ops {
+	u64		(*encode)(u64 ctl);
+	void		(*start)(u64 hw);
+	void		(*stop)(void);
+	void		(*clear)(void);
+	unsigned int	(*read)(struct intel_lbr_rec *rec, u64 *hw_idx);
+	void		(*write)(const struct intel_lbr_rec *rec,
+				 unsigned int nr, u64 hw_idx);
+};
+
+/**
+ * struct intel_lbr_caps - one CPU's LBR, as its probe found it
+ * @ops: how to drive it; NULL with no LBR
+ * @depth: entries
+ * @from: first FROM_IP MSR (for KVM)
+ * @to: first TO_IP MSR
+ * @info: first LBR_INFO MSR
+ * @filter_msr: the MSR @ops->encode programs
+ * @cpl: filters by privilege level
+ * @filter: filters by kind of branch
+ * @call_stack: has call-stack mode
+ * @mispred: LBR_INFO.MISPRED is valid
+ * @timed: LBR_INFO has the cycles since the last entry
+ * @timed_valid: ... and they count only with LBR_INFO.CYC_CNT_VALID
+ * @br_type: LBR_INFO has the kind of branch (BR_TYPE)
+ */
+struct intel_lbr_caps {
+	const struct intel_lbr_ops	*ops;
+	unsigned int			depth;
+	u32				from, to, info, filter_msr;
+	bool				cpl, filter, call_stack;
+	bool				mispred, timed, timed_valid, br_type;
+};
 
 /* lbr_filter.c */
 u32 intel_lbr_wanted(u64 bst);
@@ -99,7 +178,8 @@ void intel_lbr_filter(struct perf_branch_stack *bs, const u8 *types,
 		      u32 wanted);
 
 /* lbr.c */
-void intel_lbr_probe(struct x86_core *core);
+s64 intel_lbr_ctl(u64 bst, const struct intel_lbr_caps *caps);
+void intel_lbr_probe(struct x86_core *core, u64 perf_caps);
 int intel_lbr_init(struct perf_event *event);
 void intel_lbr_free(struct perf_event *event);
 int intel_lbr_add(struct perf_event *event);
@@ -109,15 +189,64 @@ void intel_lbr_disable(void);
 void intel_lbr_sched_in(void);
 void intel_lbr_reset_cpu(void);
 void intel_lbr_sample(struct perf_event *event, struct perf_sample_data *data);
-u8 intel_lbr_decode(u64 from, u64 to, u64 info, struct perf_branch_entry *e);
+u8 intel_lbr_decode(const struct intel_lbr_rec *rec,
+		    struct perf_branch_entry *e);
 void intel_lbr_save_stack(struct perf_event *event,
 			  struct perf_sample_data *data,
 			  struct perf_branch_stack *bs, unsigned int nr,
-			  const u8 *types);
+			  const u8 *types, u64 hw_idx);
+
+/* lbr_arch.c: Architectural LBR */
+bool intel_lbr_arch_probe(struct intel_lbr_caps *caps);
+
+/* lbr_msr.c: the model-specific LBR (LBR_FMT 5) */
+u64 intel_lbr_select(u64 ctl);
+bool intel_lbr_msr_probe(struct intel_lbr_caps *caps, u64 perf_caps);
 
 /* ds.c */
 struct debug_store;
 void intel_ds_load(struct debug_store *cea_ds);
+
+/**
+ * struct intel_pebs_rec - one PEBS record, decoded whatever its format
+ * @size: its bytes in the buffer
+ * @cntrs: the counters it is for (its applicable counters)
+ * @ip: the eventing IP: the instruction that made the counter wrap
+ * @tsc: the TSC when it was written
+ * @has_gprs: @flags, @next_ip and @gpr hold its general registers
+ * @flags: RFLAGS after the eventing instruction
+ * @next_ip: RIP after it
+ * @gpr: RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8-R15: by register
+ *	number, as instructions encode them
+ * @has_mem: @addr and @latency hold its memory info
+ * @addr: the data linear address
+ * @latency: the load latency
+ * @lbrs: its LBR entries, youngest first, or NULL
+ * @nr_lbrs: how many
+ */
+struct intel_pebs_rec {
+	u32				size;
+	u64				cntrs;
+	u64				ip;
+	u64				tsc;
+	bool				has_gprs;
+	u64				flags;
+	u64				next_ip;
+	u64				gpr[16];
+	bool				has_mem;
+	u64				addr;
+	u64				latency;
+	const struct intel_lbr_rec	*lbrs;
+	unsigned int			nr_lbrs;
+};
+
+/* MSR_PEBS_DATA_CFG (and a format 4 record's groups): LBR entries - 1 */
+#define PEBS_DATACFG_LBR_NR	GENMASK_ULL(31, 24)
+
+/* pebs_rec.c */
+bool intel_pebs_rec_fmt3(const void *raw, u64 left, struct intel_pebs_rec *r);
+bool intel_pebs_rec_fmt4(const void *raw, u64 left, struct intel_pebs_rec *r);
+unsigned int intel_pebs_rec_size(unsigned int fmt, u64 cfg);
 
 /* pebs.c */
 void intel_pebs_probe(struct x86_core *core, u64 caps);

@@ -1,20 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * x86 perf_events, Intel: branch stacks from Architectural LBR.
+ * x86 perf_events, Intel: branch stacks from the LBR.
  *
- * A CPU with Arch LBR (CPUID.(EAX=7,ECX=0):EDX[19]; SDM vol. 3B, "Last
- * Branch Records") keeps its last N taken branches in IA32_LBR_x_FROM_IP,
- * _TO_IP and _INFO, entry 0 the youngest. IA32_LBR_CTL starts recording
- * (LBREn) and filters by privilege level and kind of branch, or turns on
- * call-stack mode, where a return takes its call off the stack instead of
- * being recorded. IA32_LBR_DEPTH sets N, and a write of it clears every
- * entry. CPUID leaf 1CH says which depths, filters and LBR_INFO fields
- * the CPU has.
+ * The CPU's last N taken branches, each with its source, target and
+ * LBR_INFO, come from one of two kinds of LBR, each a backend (struct
+ * intel_lbr_ops): Architectural LBR (lbr_arch.c), or before it the
+ * model-specific LBR of format 5 (lbr_msr.c). Both filter by privilege
+ * level and kind of branch and have a call-stack mode, where a return
+ * takes its call off the stack instead of being recorded.
  *
  * An event that samples PERF_SAMPLE_BRANCH_STACK selects branches with
- * attr.branch_sample_type. intel_lbr_init() turns that into the LBR_CTL
- * value it needs (hw.branch_reg.config); what LBR_CTL cannot express is
- * filtered when a sample is taken (lbr_filter.c).
+ * attr.branch_sample_type. intel_lbr_init() turns that into the LBR_CTL_*
+ * bits it needs (hw.branch_reg.config), which the backend encodes for its
+ * filter register; what the hardware cannot express is filtered when a
+ * sample is taken (lbr_filter.c).
  *
  * One LBR per CPU. The events with a branch stack on a CPU share it, so
  * they must agree on LBR_CTL: one that does not is refused a place
@@ -24,19 +23,21 @@
  * the overflow; with IA32_DEBUGCTL.FREEZE_LBRS_ON_PMI the CPU itself stops
  * recording as it raises the PMI, before the handler runs. Not in
  * call-stack mode: there the NMI's calls and returns must be seen to
- * keep the stack balanced. From perfmon version 4 the freeze is the
- * LBR_FRZ bit of IA32_PERF_GLOBAL_STATUS, and the PMI handler's clearing
- * of the status bits it did not ask for (arch.c) lets recording resume.
+ * keep the stack balanced. From perfmon version 4 (both backends) the
+ * freeze is the LBR_FRZ bit of IA32_PERF_GLOBAL_STATUS, and the PMI
+ * handler's clearing of the status bits it did not ask for (arch.c) lets
+ * recording resume.
  *
  * Tasks. The LBR holds whatever ran last and entries carry no address
  * space, so it is cleared at every context switch while it is in use
  * (the core's ->sched_task callback, perf_sched_cb_inc()) and when its
  * first user arrives: no task sees another's branches. In call-stack
  * mode the LBR is the task's call chain, which must survive the task's
- * leaving the CPU: a task's event keeps a copy of the entries when it is
- * taken off and writes them back when it returns, on whichever CPU that
- * is. Its context then never trades tasks with a sibling thread's
- * (PERF_ATTACH_TASK_DATA), as the copy is the task's.
+ * leaving the CPU: a task's event keeps a copy of the entries (and of
+ * the model-specific LBR's TOS) when it is taken off and writes them back
+ * when it returns, on whichever CPU that is. Its context then never
+ * trades tasks with a sibling thread's (PERF_ATTACH_TASK_DATA), as the
+ * copy is the task's.
  *
  * Context: everything but init and free runs on the CPU concerned with
  * interrupts off: add and del under the context lock, enable, disable and
@@ -62,74 +63,61 @@
 #include "../pmu.h"
 #include "intel.h"
 
-/* CPUID.1CH:EAX[7:0] names depths 8, 16, ... 64 */
+/* the deepest LBR of either kind (Arch LBR: CPUID.1CH names up to 64) */
 #define LBR_MAX_DEPTH		64
 
-/* IA32_LBR_CTL */
-#define LBR_CTL_OS		BIT_ULL(1)
-#define LBR_CTL_USR		BIT_ULL(2)
-#define LBR_CTL_CALL_STACK	BIT_ULL(3)
-#define LBR_CTL_COND		BIT_ULL(16)
-#define LBR_CTL_REL_JMP		BIT_ULL(17)
-#define LBR_CTL_IND_JMP		BIT_ULL(18)
-#define LBR_CTL_REL_CALL	BIT_ULL(19)
-#define LBR_CTL_IND_CALL	BIT_ULL(20)
-#define LBR_CTL_RET		BIT_ULL(21)
-#define LBR_CTL_OTHER		BIT_ULL(22)
-#define LBR_CTL_TYPES		GENMASK_ULL(22, 16)
+/* what the probe found; no ops and depth 0 when there is no LBR */
+static struct intel_lbr_caps lbr __ro_after_init;
 
-/* what CPUID.1CH says; depth 0 when there is no Arch LBR */
-static struct {
-	unsigned int	depth;
-	bool		cpl;		/* LBR_CTL.OS and .USR */
-	bool		filter;		/* LBR_CTL type bits */
-	bool		call_stack;	/* LBR_CTL.CALL_STACK */
-	bool		mispred;	/* LBR_INFO.MISPRED */
-	bool		timed;		/* LBR_INFO.CYC_CNT */
-	bool		br_type;	/* LBR_INFO.BR_TYPE */
-} lbr __ro_after_init;
-
-/* this CPU's LBR: how many events use it, with which LBR_CTL */
+/*
+ * This CPU's LBR: how many events use it, with which LBR_CTL_* bits, and
+ * those as the backend's filter register takes them
+ */
 struct lbr_cpu {
 	unsigned int	users;
 	u64		ctl;
+	u64		hw;
 };
 
 static DEFINE_PER_CPU(struct lbr_cpu, lbr_cpu);
 
 /*
  * Where a sample's stack is built, one per CPU: the PMI is the only
- * writer and does not nest. @types holds each entry's LBR_INFO type for
- * the filter; the stack ends the struct (flexible array).
+ * writer and does not nest. @rec holds the entries as read, @types each
+ * one's LBR_INFO type for the filter; the stack ends the struct
+ * (flexible array).
  */
 struct lbr_buf {
+	struct intel_lbr_rec		rec[LBR_MAX_DEPTH];
 	u8				types[LBR_MAX_DEPTH];
 	struct perf_branch_stack	stack;
 };
 
 static struct lbr_buf __percpu *lbr_bufs;
 
-/* a call-stack event's copy of the LBR while its task is off the CPU */
+/*
+ * A call-stack event's copy of the LBR while its task is off the CPU:
+ * its entries youngest first, and where the youngest was
+ */
 struct lbr_saved {
-	unsigned int	nr;
-	struct {
-		u64	from, to, info;
-	} rec[];
+	unsigned int		nr;
+	u64			hw_idx;
+	struct intel_lbr_rec	rec[];
 };
 
-static bool lbr_has_call_stack(void)
+static bool lbr_has_call_stack(const struct intel_lbr_caps *caps)
 {
-	return lbr.cpl && lbr.filter && lbr.call_stack;
+	return caps->cpl && caps->filter && caps->call_stack;
 }
 
 /*
- * The LBR_CTL bits one PERF_SAMPLE_BRANCH_* bit needs: 0 for bits that
+ * The LBR_CTL_* bits one PERF_SAMPLE_BRANCH_* bit needs: 0 for bits that
  * need none (levels the hardware cannot tell apart, transaction states,
  * output options), -EOPNOTSUPP when the CPU lacks the filter.
  */
-static s64 lbr_ctl_for(u64 bit)
+static s64 lbr_ctl_for(u64 bit, const struct intel_lbr_caps *caps)
 {
-	bool cpl = lbr.cpl, kinds = lbr.cpl && lbr.filter;
+	bool cpl = caps->cpl, kinds = caps->cpl && caps->filter;
 
 	switch (bit) {
 	case PERF_SAMPLE_BRANCH_USER:
@@ -152,7 +140,7 @@ static s64 lbr_ctl_for(u64 bit)
 	case PERF_SAMPLE_BRANCH_CALL:
 		return kinds ? LBR_CTL_REL_CALL : -EOPNOTSUPP;
 	case PERF_SAMPLE_BRANCH_CALL_STACK:
-		return lbr_has_call_stack() ?
+		return lbr_has_call_stack(caps) ?
 		       LBR_CTL_REL_CALL | LBR_CTL_IND_CALL | LBR_CTL_RET |
 		       LBR_CTL_CALL_STACK : -EOPNOTSUPP;
 	}
@@ -165,6 +153,41 @@ static s64 lbr_ctl_for(u64 bit)
 	 PERF_SAMPLE_BRANCH_ANY_RETURN | PERF_SAMPLE_BRANCH_IND_CALL |	\
 	 PERF_SAMPLE_BRANCH_ABORT_TX | PERF_SAMPLE_BRANCH_IN_TX |	\
 	 PERF_SAMPLE_BRANCH_NO_TX | PERF_SAMPLE_BRANCH_COND)
+
+/**
+ * intel_lbr_ctl - what an LBR must record for a branch selection
+ * @bst: attr.branch_sample_type
+ * @caps: the LBR
+ *
+ * Errors in upstream's order, which tools see: call-stack mode is
+ * -EOPNOTSUPP without its filters and -EINVAL with any other kind of
+ * branch but a direct call or indirect jump; a filter the LBR lacks is
+ * -EOPNOTSUPP.
+ *
+ * Context: any (KUnit calls it with made-up @caps).
+ * Return: LBR_CTL_* bits, or a negative errno.
+ */
+s64 intel_lbr_ctl(u64 bst, const struct intel_lbr_caps *caps)
+{
+	unsigned long bits = bst;
+	u64 ctl = 0;
+	s64 need;
+	int bit;
+
+	if (bst & PERF_SAMPLE_BRANCH_CALL_STACK) {
+		if (!lbr_has_call_stack(caps))
+			return -EOPNOTSUPP;
+		if (bst & LBR_NOT_WITH_CALL_STACK)
+			return -EINVAL;
+	}
+	for_each_set_bit(bit, &bits, PERF_SAMPLE_BRANCH_MAX_SHIFT) {
+		need = lbr_ctl_for(BIT_ULL(bit), caps);
+		if (need < 0)
+			return need;
+		ctl |= need;
+	}
+	return ctl;
+}
 
 /* does @m, a member of the new event's group, leave the LBR as @ctl? */
 static bool lbr_member_agrees(struct perf_event *event, struct perf_event *m,
@@ -202,10 +225,8 @@ static bool lbr_group_agrees(struct perf_event *event, u64 ctl)
  *
  * Errors in upstream's order, which tools see: branch counters (event
  * logging) are -EINVAL, as no CPU we drive logs events in the LBR; no
- * Arch LBR is -EOPNOTSUPP; call-stack mode is -EOPNOTSUPP without its
- * filters and -EINVAL with any other kind of branch but a direct call or
- * indirect jump; a filter the CPU lacks is -EOPNOTSUPP; a group member
- * that wants the LBR set up otherwise than the others is -EINVAL.
+ * LBR is -EOPNOTSUPP; then those of intel_lbr_ctl(); a group member that
+ * wants the LBR set up otherwise than the others is -EINVAL.
  *
  * A counting event read through its group (PERF_SAMPLE_READ) never
  * takes a sample of its own, so it gets no stack and uses no LBR.
@@ -217,10 +238,7 @@ int intel_lbr_init(struct perf_event *event)
 {
 	u64 bst = event->attr.branch_sample_type;
 	struct lbr_saved *saved;
-	unsigned long bits;
-	u64 ctl = 0;
-	s64 need;
-	int bit;
+	s64 ctl;
 
 	if (bst & PERF_SAMPLE_BRANCH_COUNTERS)
 		return -EINVAL;
@@ -229,20 +247,9 @@ int intel_lbr_init(struct perf_event *event)
 		return 0;
 	if (!lbr.depth)
 		return -EOPNOTSUPP;
-	if (bst & PERF_SAMPLE_BRANCH_CALL_STACK) {
-		if (!lbr_has_call_stack())
-			return -EOPNOTSUPP;
-		if (bst & LBR_NOT_WITH_CALL_STACK)
-			return -EINVAL;
-	}
-
-	bits = bst;
-	for_each_set_bit(bit, &bits, PERF_SAMPLE_BRANCH_MAX_SHIFT) {
-		need = lbr_ctl_for(BIT_ULL(bit));
-		if (need < 0)
-			return need;
-		ctl |= need;
-	}
+	ctl = intel_lbr_ctl(bst, &lbr);
+	if (ctl < 0)
+		return ctl;
 	if (!lbr_group_agrees(event, ctl))
 		return -EINVAL;
 
@@ -257,7 +264,7 @@ int intel_lbr_init(struct perf_event *event)
 	}
 	/* the LBR is cleared at every context switch (intel_lbr_sched_in) */
 	event->attach_state |= PERF_ATTACH_SCHED_CB;
-	event->hw.branch_reg.reg = MSR_ARCH_LBR_CTL;
+	event->hw.branch_reg.reg = lbr.filter_msr;
 	event->hw.branch_reg.config = ctl;
 	event->hw.flags |= X86_EVENT_FLAG_LBR;
 	return 0;
@@ -273,41 +280,17 @@ void intel_lbr_free(struct perf_event *event)
 	event->pmu_private = NULL;
 }
 
-/* a write of the depth clears every entry (SDM) */
-static void lbr_clear(void)
-{
-	wrmsrl(MSR_ARCH_LBR_DEPTH, lbr.depth);
-}
-
-/* the task's call stack back into the LBR */
+/* the task's call stack back into the LBR, which is stopped */
 static void lbr_restore(const struct lbr_saved *saved)
 {
-	unsigned int i;
-
-	lbr_clear();
-	for (i = 0; i < saved->nr; i++) {
-		wrmsrl(MSR_ARCH_LBR_FROM_0 + i, saved->rec[i].from);
-		wrmsrl(MSR_ARCH_LBR_TO_0 + i, saved->rec[i].to);
-		wrmsrl(MSR_ARCH_LBR_INFO_0 + i, saved->rec[i].info);
-	}
+	lbr.ops->write(saved->rec, saved->nr, saved->hw_idx);
 }
 
 /* stop recording and keep the task's call stack */
 static void lbr_save(struct lbr_saved *saved)
 {
-	unsigned int i;
-	u64 from;
-
-	wrmsrl(MSR_ARCH_LBR_CTL, 0);
-	for (i = 0; i < lbr.depth; i++) {
-		rdmsrl(MSR_ARCH_LBR_FROM_0 + i, from);
-		if (!from)
-			break;
-		saved->rec[i].from = from;
-		rdmsrl(MSR_ARCH_LBR_TO_0 + i, saved->rec[i].to);
-		rdmsrl(MSR_ARCH_LBR_INFO_0 + i, saved->rec[i].info);
-	}
-	saved->nr = i;
+	lbr.ops->stop();
+	saved->nr = lbr.ops->read(saved->rec, &saved->hw_idx);
 }
 
 /* FREEZE_LBRS_ON_PMI on or off, in this CPU's IA32_DEBUGCTL */
@@ -327,9 +310,9 @@ static void lbr_freeze_on_pmi(bool on)
  * intel_lbr_reset_cpu - this CPU's LBR off and empty
  *
  * Whatever ran before us (firmware, a kexec'd kernel, this CPU before it
- * went down) may have left LBR_CTL recording, or left entries and the
+ * went down) may have left the LBR recording, or left entries and the
  * freeze bit: the first event must find neither. No event is on this CPU
- * now, so its LBR_CTL bookkeeping starts over too.
+ * now, so its bookkeeping starts over too.
  *
  * Context: the CPU coming up or going down, interrupts off.
  */
@@ -340,20 +323,21 @@ void intel_lbr_reset_cpu(void)
 	lockdep_assert_irqs_disabled();
 	if (!lbr.depth)
 		return;
-	wrmsrl(MSR_ARCH_LBR_CTL, 0);
-	lbr_clear();
+	lbr.ops->stop();
+	lbr.ops->clear();
 	lbr_freeze_on_pmi(false);
 	lc->users = 0;
 	lc->ctl = 0;
+	lc->hw = 0;
 }
 
 /**
  * intel_lbr_add - an event with a branch stack goes on this CPU
  * @event: the event, being added to the counters
  *
- * The first user programs its LBR_CTL, and clears what the LBR holds from
- * whoever used it last; the next must want the same LBR_CTL. A task's
- * call-stack event puts the task's stack back.
+ * The first user sets the filter, and clears what the LBR holds from
+ * whoever used it last; the next must want the same. A task's call-stack
+ * event puts the task's stack back.
  *
  * Context: the event's CPU, interrupts off, usually with the PMU
  * disabled, so that the LBR is not recording.
@@ -369,8 +353,9 @@ int intel_lbr_add(struct perf_event *event)
 		return -EAGAIN;
 	if (!lc->users++) {
 		lc->ctl = ctl;
+		lc->hw = lbr.ops->encode(ctl);
 		lbr_freeze_on_pmi(!(ctl & LBR_CTL_CALL_STACK));
-		lbr_clear();
+		lbr.ops->clear();
 		/* a freeze left by a PMI nobody served would stop recording */
 		wrmsrl(MSR_CORE_PERF_GLOBAL_OVF_CTRL,
 		       BIT_ULL(GLOBAL_STATUS_LBRS_FROZEN_BIT));
@@ -399,7 +384,7 @@ void intel_lbr_del(struct perf_event *event)
 		lbr_save(event->pmu_private);
 	if (--lc->users)
 		return;
-	wrmsrl(MSR_ARCH_LBR_CTL, 0);
+	lbr.ops->stop();
 	lbr_freeze_on_pmi(false);
 }
 
@@ -418,7 +403,7 @@ void intel_lbr_sched_in(void)
 {
 	lockdep_assert_irqs_disabled();
 	if (this_cpu_read(lbr_cpu.users))
-		lbr_clear();
+		lbr.ops->clear();
 }
 
 /**
@@ -433,7 +418,7 @@ void intel_lbr_enable(void)
 	struct lbr_cpu *lc = this_cpu_ptr(&lbr_cpu);
 
 	if (lc->users)
-		wrmsrl(MSR_ARCH_LBR_CTL, lc->ctl | ARCH_LBR_CTL_LBREN);
+		lbr.ops->start(lc->hw);
 }
 
 /**
@@ -446,37 +431,40 @@ void intel_lbr_enable(void)
 void intel_lbr_disable(void)
 {
 	if (this_cpu_read(lbr_cpu.users))
-		wrmsrl(MSR_ARCH_LBR_CTL, 0);
+		lbr.ops->stop();
 }
 
 /**
  * intel_lbr_decode - one LBR entry as a sample's branch entry
- * @from: its IA32_LBR_x_FROM_IP
- * @to: its IA32_LBR_x_TO_IP
- * @info: its IA32_LBR_x_INFO
+ * @rec: the entry, from the MSRs or a PEBS record's LBR group
  * @e: filled in
  *
- * For an entry read from the MSRs and for one a PEBS record's LBR group
- * copied: the flags and cycles CPUID.1CH says the CPU gives.
+ * The flags and cycles the probe says the LBR gives.
  *
  * Context: any (the PMI).
- * Return: the entry's LBR_INFO branch type for intel_lbr_filter(), U8_MAX
- * (classify from the instruction) where the CPU records none.
+ * Return: the entry's LBR_INFO branch type for intel_lbr_filter(),
+ * INTEL_LBR_TYPE_NONE (classify from the instruction) where the CPU
+ * records none.
  */
-u8 intel_lbr_decode(u64 from, u64 to, u64 info, struct perf_branch_entry *e)
+u8 intel_lbr_decode(const struct intel_lbr_rec *rec,
+		    struct perf_branch_entry *e)
 {
+	u64 info = rec->info;
+
 	*e = (struct perf_branch_entry) {
-		.from		= from,
-		.to		= to,
+		.from		= rec->from,
+		.to		= rec->to,
 		.mispred	= lbr.mispred && (info & LBR_INFO_MISPRED),
 		.in_tx		= !!(info & LBR_INFO_IN_TX),
 		.abort		= !!(info & LBR_INFO_ABORT),
 		.spec		= PERF_BR_SPEC_NA,
 	};
 	e->predicted = !e->mispred;
-	if (lbr.timed && (info & LBR_INFO_CYC_CNT_VALID))
+	if (lbr.timed &&
+	    (!lbr.timed_valid || (info & LBR_INFO_CYC_CNT_VALID)))
 		e->cycles = info & LBR_INFO_CYCLES;
-	return lbr.br_type ? FIELD_GET(LBR_INFO_BR_TYPE, info) : U8_MAX;
+	return lbr.br_type ? FIELD_GET(LBR_INFO_BR_TYPE, info) :
+			     INTEL_LBR_TYPE_NONE;
 }
 
 /**
@@ -487,22 +475,28 @@ u8 intel_lbr_decode(u64 from, u64 to, u64 info, struct perf_branch_entry *e)
  *	that stays put until the sample is written
  * @nr: how many
  * @types: each entry's LBR_INFO type, as intel_lbr_decode() returned it
+ * @hw_idx: the hardware index of the youngest entry, -1ULL if unknown
  *
  * For stacks read from the LBR MSRs and from a PEBS record's LBR group
- * alike. The hardware index is 0: Arch LBR always has the youngest
- * branch in entry 0.
+ * alike. Where the hardware records the kind of each branch (Arch LBR)
+ * every kept entry gets its type, as upstream's driver gives it; where it
+ * does not, only for PERF_SAMPLE_BRANCH_TYPE_SAVE, which costs reading
+ * every entry's instruction.
  *
  * Context: the PMI, or a PEBS flush with interrupts off.
  */
 void intel_lbr_save_stack(struct perf_event *event,
 			  struct perf_sample_data *data,
 			  struct perf_branch_stack *bs, unsigned int nr,
-			  const u8 *types)
+			  const u8 *types, u64 hw_idx)
 {
+	u32 wanted = intel_lbr_wanted(event->attr.branch_sample_type);
+
+	if (lbr.br_type)
+		wanted |= INTEL_BR_TYPE_SAVE;
 	bs->nr = nr;
-	bs->hw_idx = 0;
-	intel_lbr_filter(bs, types,
-			 intel_lbr_wanted(event->attr.branch_sample_type));
+	bs->hw_idx = hw_idx;
+	intel_lbr_filter(bs, types, wanted);
 	perf_sample_save_brstack(data, event, bs, NULL);
 }
 
@@ -520,29 +514,24 @@ void intel_lbr_sample(struct perf_event *event, struct perf_sample_data *data)
 {
 	struct lbr_buf *buf = this_cpu_ptr(lbr_bufs);
 	struct perf_branch_stack *bs = &buf->stack;
-	u64 from, to, info;
-	unsigned int i;
+	unsigned int i, nr;
+	u64 hw_idx;
 
 	if (!(event->hw.flags & X86_EVENT_FLAG_LBR))
 		return;
-	for (i = 0; i < lbr.depth; i++) {
-		rdmsrl(MSR_ARCH_LBR_FROM_0 + i, from);
-		if (!from)
-			break;
-		rdmsrl(MSR_ARCH_LBR_TO_0 + i, to);
-		rdmsrl(MSR_ARCH_LBR_INFO_0 + i, info);
-		buf->types[i] = intel_lbr_decode(from, to, info,
+	nr = lbr.ops->read(buf->rec, &hw_idx);
+	for (i = 0; i < nr; i++)
+		buf->types[i] = intel_lbr_decode(&buf->rec[i],
 						 &bs->entries[i]);
-	}
-	intel_lbr_save_stack(event, data, bs, i, buf->types);
+	intel_lbr_save_stack(event, data, bs, nr, buf->types, hw_idx);
 }
 
 /**
  * x86_perf_get_lbr - the host's LBR, for KVM's guest LBR support
  * @lbr_out: filled with the depth and MSR bases; all zero without LBR
  *
- * KVM offers a guest the legacy LBR of the host's format only; with Arch
- * LBR it does not ask.
+ * KVM offers a guest the model-specific LBR of the host's format only
+ * (with Arch LBR it does not ask), and only with call-stack mode.
  */
 void x86_perf_get_lbr(struct x86_pmu_lbr *lbr_out)
 {
@@ -550,47 +539,38 @@ void x86_perf_get_lbr(struct x86_pmu_lbr *lbr_out)
 	if (!lbr.depth)
 		return;
 	lbr_out->nr = lbr.depth;
-	lbr_out->from = MSR_ARCH_LBR_FROM_0;
-	lbr_out->to = MSR_ARCH_LBR_TO_0;
-	lbr_out->info = MSR_ARCH_LBR_INFO_0;
-	lbr_out->has_callstack = lbr_has_call_stack();
+	lbr_out->from = lbr.from;
+	lbr_out->to = lbr.to;
+	lbr_out->info = lbr.info;
+	lbr_out->has_callstack = lbr_has_call_stack(&lbr);
 }
 EXPORT_SYMBOL_GPL(x86_perf_get_lbr);
 
 /**
- * intel_lbr_probe - find Arch LBR and size it
+ * intel_lbr_probe - find the LBR and size it
  * @core: the PMU; core->branches gets the depth
+ * @perf_caps: IA32_PERF_CAPABILITIES (the model-specific LBR's format)
  *
- * The deepest depth CPUID offers is programmed. Without Arch LBR, or if
- * the depth cannot be written (a hypervisor that lists the feature and
- * lacks the MSRs), branch stacks stay -EOPNOTSUPP.
+ * Arch LBR where the CPU has it, else the model-specific LBR of a model
+ * we know; without either, branch stacks stay -EOPNOTSUPP.
  *
  * Context: boot CPU, at early_initcall.
  */
-void __init intel_lbr_probe(struct x86_core *core)
+void __init intel_lbr_probe(struct x86_core *core, u64 perf_caps)
 {
-	unsigned int eax, ebx, ecx, edx, depth;
+	struct intel_lbr_caps caps = {};
 
-	if (!boot_cpu_has(X86_FEATURE_ARCH_LBR))
+	if (!intel_lbr_arch_probe(&caps) &&
+	    !intel_lbr_msr_probe(&caps, perf_caps))
 		return;
-	cpuid(0x1c, &eax, &ebx, &ecx, &edx);
-	depth = fls(eax & 0xff) * 8;
-	if (!depth || wrmsrl_safe(MSR_ARCH_LBR_DEPTH, depth))
+	if (WARN_ON_ONCE(caps.depth > LBR_MAX_DEPTH))
 		return;
 
 	lbr_bufs = __alloc_percpu(struct_size_t(struct lbr_buf, stack.entries,
-						depth),
+						caps.depth),
 				  __alignof__(struct lbr_buf));
 	if (!lbr_bufs)
 		return;
-
-	lbr.cpl = ebx & BIT(0);
-	lbr.filter = ebx & BIT(1);
-	lbr.call_stack = ebx & BIT(2);
-	lbr.mispred = ecx & BIT(0);
-	lbr.timed = ecx & BIT(1);
-	lbr.br_type = ecx & BIT(2);
-	lbr.depth = depth;
-	core->branches = depth;
-	pr_info("Architectural LBR, %u entries\n", depth);
+	lbr = caps;
+	core->branches = caps.depth;
 }

@@ -12,13 +12,18 @@
  * source is kernel code, for the kernel level too.
  *
  * The kind of an entry comes from its LBR_INFO branch type; for "other
- * branch" it comes from the instruction at the source address. An entry
+ * branch", and for every entry of an LBR that records no type (the
+ * model-specific LBR), it comes from the instruction at the source
+ * address. An entry
  * whose source is user code and whose target is the kernel is a system
  * call or INT n by its instruction, and an interrupt or exception
  * otherwise. What no rule names (an instruction we cannot read, or one
  * that is no branch, as the source of an exception inside the kernel) is
  * dropped, whatever the event asked for: the same entries upstream's
- * driver keeps, so that a tool sees the same stacks on both.
+ * driver keeps, so that a tool sees the same stacks on both. For the same
+ * reason, where the LBR records no type, a stack of every kind at every
+ * level is left as read unless the event asks for the types
+ * (PERF_SAMPLE_BRANCH_TYPE_SAVE): only then are the instructions read.
  *
  * Everything here runs in the PMI, in NMI context: no locks, no sleeping,
  * user memory read only with copy_from_user_nmi().
@@ -53,9 +58,9 @@ static u32 lbr_level(u64 addr)
  * intel_lbr_wanted - the branches a sample of an event keeps
  * @bst: the event's attr.branch_sample_type
  *
- * Return: a set of INTEL_BR_* bits: the levels and kinds asked for, and
+ * Return: a set of INTEL_BR_* bits: the levels and kinds asked for,
  * INTEL_BR_IN_TX and/or INTEL_BR_NO_TX when the event selects by
- * transaction state.
+ * transaction state, and INTEL_BR_TYPE_SAVE when it asks for the types.
  */
 u32 intel_lbr_wanted(u64 bst)
 {
@@ -85,6 +90,7 @@ u32 intel_lbr_wanted(u64 bst)
 		{ PERF_SAMPLE_BRANCH_ABORT_TX,	INTEL_BR_ABORT },
 		{ PERF_SAMPLE_BRANCH_IN_TX,	INTEL_BR_IN_TX },
 		{ PERF_SAMPLE_BRANCH_NO_TX,	INTEL_BR_NO_TX },
+		{ PERF_SAMPLE_BRANCH_TYPE_SAVE,	INTEL_BR_TYPE_SAVE },
 	};
 	u32 wanted = 0;
 	int i;
@@ -296,9 +302,12 @@ static unsigned int lbr_perf_type(u32 kind)
  * intel_lbr_filter - drop the entries a sample does not want
  * @bs: the stack as read, youngest first; compacted in place
  * @types: each entry's LBR_INFO branch type, parallel to @bs->entries
- * @wanted: intel_lbr_wanted() of the event
+ * @wanted: intel_lbr_wanted() of the event, with INTEL_BR_TYPE_SAVE
+ *	where the LBR records the types
  *
- * Every kept entry gets its PERF_BR_* type.
+ * With INTEL_BR_TYPE_SAVE every kept entry gets its PERF_BR_* type, else
+ * PERF_BR_UNKNOWN; without it a selection of every kind at both levels
+ * keeps the stack as it is.
  *
  * Context: NMI (the PMI).
  */
@@ -306,7 +315,11 @@ void intel_lbr_filter(struct perf_branch_stack *bs, const u8 *types,
 		      u32 wanted)
 {
 	u32 tx = wanted & (INTEL_BR_IN_TX | INTEL_BR_NO_TX);
+	u32 all = INTEL_BR_ANY | INTEL_BR_USER | INTEL_BR_KERNEL;
 	u64 i, kept = 0;
+
+	if ((wanted & all) == all && !tx && !(wanted & INTEL_BR_TYPE_SAVE))
+		return;
 
 	for (i = 0; i < bs->nr; i++) {
 		struct perf_branch_entry *e = &bs->entries[i];
@@ -320,7 +333,8 @@ void intel_lbr_filter(struct perf_branch_stack *bs, const u8 *types,
 			continue;
 		if (lbr_kernel_addr(e->from) && !(wanted & INTEL_BR_KERNEL))
 			continue;
-		e->type = lbr_perf_type(kind);
+		e->type = wanted & INTEL_BR_TYPE_SAVE ? lbr_perf_type(kind) :
+							PERF_BR_UNKNOWN;
 		bs->entries[kept++] = *e;
 	}
 	bs->nr = kept;

@@ -30,7 +30,8 @@ static u64 filter(struct kunit *test, struct perf_branch_entry *e,
 	bs->nr = n;
 	for (i = 0; i < n; i++)
 		bs->entries[i] = e[i];
-	intel_lbr_filter(bs, types, intel_lbr_wanted(bst));
+	intel_lbr_filter(bs, types,
+			 intel_lbr_wanted(bst) | INTEL_BR_TYPE_SAVE);
 	for (i = 0; i < bs->nr; i++)
 		out[i] = bs->entries[i];
 	return bs->nr;

@@ -97,9 +97,6 @@
 					    MAX_FIXED_PEBS_EVENTS - 1, \
 					    INTEL_PMC_IDX_FIXED)
 
-/* MSR_PEBS_DATA_CFG (and the record's groups): LBR entries minus 1 */
-#define PEBS_DATACFG_LBR_NR	GENMASK_ULL(31, 24)
-
 /* the record's first word: its groups (bits 47:0), its size (63:48) */
 #define PEBS_REC_GROUPS		GENMASK_ULL(47, 0)
 #define PEBS_REC_SIZE		GENMASK_ULL(63, 48)
@@ -139,11 +136,6 @@ static struct {
 	u64		cntrs;		/* counters with a PEBS_ENABLE bit */
 	unsigned int	lbrs;		/* entries of the LBR group, 0: none */
 } pebs __ro_after_init;
-
-/* one entry of the record's LBR group, as IA32_LBR_x_* hold it */
-struct pebs_lbr {
-	u64	from, to, info;
-};
 
 /*
  * Where a sample's branch stack from a record is built, one per CPU: the
@@ -359,7 +351,7 @@ static unsigned int pebs_record_size(u64 cfg)
 		size += sizeof(struct pebs_xmm);
 	if (cfg & PEBS_DATACFG_LBRS)
 		size += (FIELD_GET(PEBS_DATACFG_LBR_NR, cfg) + 1) *
-			sizeof(struct pebs_lbr);
+			sizeof(struct intel_lbr_rec);
 	return size;
 }
 
@@ -556,11 +548,11 @@ static void pebs_regs(struct perf_event *event, struct pt_regs *regs,
  * The branch stack of a sample from the record's LBR group of @nr
  * entries at @lbrs, youngest first, up to the first empty one, and only
  * the branches @event selects (lbr_filter.c), as intel_lbr_sample()
- * gives it from the LBR MSRs.
+ * gives it from the LBR MSRs. A record holds no hardware index.
  */
 static void pebs_brstack(struct perf_event *event,
 			 struct perf_sample_data *data,
-			 const struct pebs_lbr *lbrs, unsigned int nr)
+			 const struct intel_lbr_rec *lbrs, unsigned int nr)
 {
 	struct pebs_brs *buf = this_cpu_ptr(&pebs_brs);
 	struct perf_branch_stack *bs = &buf->stack;
@@ -570,10 +562,8 @@ static void pebs_brstack(struct perf_event *event,
 		     offsetof(struct pebs_brs, stack.entries));
 	nr = min(nr, PEBS_MAX_LBRS);
 	for (i = 0; i < nr && lbrs[i].from; i++)
-		buf->types[i] = intel_lbr_decode(lbrs[i].from, lbrs[i].to,
-						 lbrs[i].info,
-						 &bs->entries[i]);
-	intel_lbr_save_stack(event, data, bs, i, buf->types);
+		buf->types[i] = intel_lbr_decode(&lbrs[i], &bs->entries[i]);
+	intel_lbr_save_stack(event, data, bs, i, buf->types, -1ULL);
 }
 
 /*
