@@ -11,23 +11,28 @@
  * record names the instruction that made the counter wrap (the eventing
  * IP), which is what precise_ip asks for.
  *
- * We drive one record format: 4 with PEBS_BASELINE (Ice Lake and later),
- * where every counter can sample precisely and a record is built of
- * groups, chosen for the whole CPU by MSR_PEBS_DATA_CFG and written for
- * a counter only when its Adaptive_Record bit is set: the basic group
- * (format and size, eventing IP, the counters the record is for, TSC),
- * memory info, general registers, XMM registers, LBR entries. Other
- * formats leave precise_ip refused.
+ * We drive two record formats (pebs_rec.c decodes them). Format 3
+ * (Skylake): PEBS on the general-purpose counters, every record alike,
+ * with the general registers, the memory info and the TSC. Format 4
+ * with PEBS_BASELINE (Ice Lake and later): every counter can sample
+ * precisely and a record is built of groups, chosen for the whole CPU
+ * by MSR_PEBS_DATA_CFG and written for a counter only when its
+ * Adaptive_Record bit is set: the basic group (format and size, eventing
+ * IP, the counters the record is for, TSC), memory info, general
+ * registers, XMM registers, LBR entries. Other formats leave precise_ip
+ * refused.
  *
- * An event with a branch stack gets it from the record's LBR group, the
- * Arch LBR entries at the record (lbr.c sets up the recording), rather
- * than from the LBR MSRs at the PMI.
+ * An event with a branch stack gets it from the record's LBR group where
+ * there is one (format 4), the LBR entries at the record (lbr.c sets up
+ * the recording), else from the LBR MSRs at the PMI.
  *
  * Levels (upstream's ABI): precise_ip 2 gives the eventing IP with
- * PERF_RECORD_MISC_EXACT_IP; 1 gives the IP of the record's register
- * group, the instruction after the eventing one, without the flag. Both
- * are "constant skid". There is no 3: that needs the hardware's precise
- * distribution, which the parts we drive do not enumerate.
+ * PERF_RECORD_MISC_EXACT_IP; 1 gives the IP of the record's registers,
+ * the instruction after the eventing one, without the flag. Both are
+ * "constant skid". Format 3 parts also report 3, as upstream does for
+ * the precise distribution of their INST_RETIRED.PREC_DIST (counter 1
+ * only: maps.c's constraints): it is taken as 2, which is all it changes
+ * on them. Format 4 parts stop at 2.
  *
  * One record per PMI, or many. The interrupt threshold is one record past
  * the buffer's base, so each sample has its own PMI, unless every precise
@@ -97,10 +102,6 @@
 					    MAX_FIXED_PEBS_EVENTS - 1, \
 					    INTEL_PMC_IDX_FIXED)
 
-/* the record's first word: its groups (bits 47:0), its size (63:48) */
-#define PEBS_REC_GROUPS		GENMASK_ULL(47, 0)
-#define PEBS_REC_SIZE		GENMASK_ULL(63, 48)
-
 /* the sample fields the memory info group gives */
 #define PEBS_MEM_SAMPLE		(PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC | \
 				 PERF_SAMPLE_WEIGHT | \
@@ -133,8 +134,11 @@
 /* what the probe found; max_precise 0 while PEBS is off */
 static struct {
 	unsigned int	max_precise;
+	unsigned int	fmt;		/* the record format, 3 or 4 */
 	u64		cntrs;		/* counters with a PEBS_ENABLE bit */
 	unsigned int	lbrs;		/* entries of the LBR group, 0: none */
+	bool		(*decode)(const void *raw, u64 left,
+				  struct intel_pebs_rec *r);
 } pebs __ro_after_init;
 
 /*
@@ -226,6 +230,9 @@ static u64 pebs_groups_for(struct perf_event *event)
 	u64 type = event->attr.sample_type;
 	u64 groups = 0;
 
+	/* format 3 records have everything, always */
+	if (pebs.fmt != 4)
+		return 0;
 	if (type & PEBS_MEM_SAMPLE)
 		groups |= PEBS_DATACFG_MEMINFO;
 	/* precise_ip 1 reports the IP of the register group */
@@ -331,28 +338,12 @@ void intel_pebs_program(struct perf_event *event, bool on)
  * intel_pebs_adaptive - whether @event's records need groups beyond basic
  * @event: a precise event
  *
- * The counter's Adaptive_Record bit is set when they do.
+ * The counter's Adaptive_Record bit is set when they do; never with
+ * format 3, which has no groups.
  */
 bool intel_pebs_adaptive(struct perf_event *event)
 {
 	return event->hw.extra_reg.config;
-}
-
-/* the size of a record with the groups of @cfg (MSR_PEBS_DATA_CFG) */
-static unsigned int pebs_record_size(u64 cfg)
-{
-	unsigned int size = sizeof(struct pebs_basic);
-
-	if (cfg & PEBS_DATACFG_MEMINFO)
-		size += sizeof(struct pebs_meminfo);
-	if (cfg & PEBS_DATACFG_GP)
-		size += sizeof(struct pebs_gprs);
-	if (cfg & PEBS_DATACFG_XMMS)
-		size += sizeof(struct pebs_xmm);
-	if (cfg & PEBS_DATACFG_LBRS)
-		size += (FIELD_GET(PEBS_DATACFG_LBR_NR, cfg) + 1) *
-			sizeof(struct intel_lbr_rec);
-	return size;
 }
 
 /*
@@ -364,7 +355,7 @@ static unsigned int pebs_record_size(u64 cfg)
 static void pebs_set_threshold(struct pebs_cpu *pc, u64 cfg)
 {
 	struct debug_store *ds = this_cpu_ptr(&cpu_debug_store);
-	unsigned int size = pebs_record_size(cfg);
+	unsigned int size = intel_pebs_rec_size(pebs.fmt, cfg);
 	u64 thr = ds->pebs_buffer_base + size;
 
 	if (pc->enable && !(pc->enable & ~pc->large))
@@ -377,8 +368,10 @@ static void pebs_set_threshold(struct pebs_cpu *pc, u64 cfg)
  * intel_pebs_enable - PEBS on for the counters about to be enabled
  *
  * Part of the global enable, before IA32_PERF_GLOBAL_CTRL: the groups the
- * CPU's precise events need, the buffer's interrupt threshold, and their
- * PEBS_ENABLE bits. Each MSR is written only when it changes.
+ * CPU's precise events need (format 4), the buffer's interrupt
+ * threshold, and their PEBS_ENABLE bits. Each MSR is written only when
+ * it changes: MSR_PEBS_DATA_CFG, which format 3 lacks, never there, as
+ * its events need no groups.
  *
  * Context: this CPU, interrupts off or NMI, the counters stopped.
  */
@@ -463,7 +456,8 @@ void intel_pebs_reset_cpu(void)
 	if (!pebs.max_precise)
 		return;
 	wrmsrl(MSR_IA32_PEBS_ENABLE, 0);
-	wrmsrl(MSR_PEBS_DATA_CFG, 0);
+	if (pebs.fmt == 4)
+		wrmsrl(MSR_PEBS_DATA_CFG, 0);
 	pc->enable = 0;
 	pc->large = 0;
 	pc->msr_enable = 0;
@@ -472,7 +466,7 @@ void intel_pebs_reset_cpu(void)
 	ds->pebs_buffer_base = base;
 	ds->pebs_index = base;
 	ds->pebs_absolute_maximum = base + PEBS_BUFFER_SIZE;
-	ds->pebs_interrupt_threshold = base + sizeof(struct pebs_basic);
+	ds->pebs_interrupt_threshold = base + intel_pebs_rec_size(pebs.fmt, 0);
 	intel_ds_load(pebs_cea_ds(cpu));
 }
 
@@ -500,10 +494,7 @@ static void pebs_wrapped(struct x86_core *core, struct perf_event *event,
 /* a pt_regs member as an index into the struct, read as an array */
 #define PT_SLOT(r)	(offsetof(struct pt_regs, r) / sizeof(unsigned long))
 
-/*
- * Where each of the GPR group's registers from RAX on goes in a pt_regs,
- * in the record's order (RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8-R15).
- */
+/* where each general register, by its number, goes in a pt_regs */
 static const u8 pebs_gpr_slot[] = {
 	PT_SLOT(ax), PT_SLOT(cx), PT_SLOT(dx), PT_SLOT(bx),
 	PT_SLOT(sp), PT_SLOT(bp), PT_SLOT(si), PT_SLOT(di),
@@ -518,24 +509,20 @@ static const u8 pebs_gpr_slot[] = {
  * at another privilege level than the eventing instruction ran at.
  */
 static void pebs_regs(struct perf_event *event, struct pt_regs *regs,
-		      const struct pebs_basic *basic,
-		      const struct pebs_gprs *gprs)
+		      const struct intel_pebs_rec *r)
 {
 	unsigned long *slots = (unsigned long *)regs;
-	const u64 *vals;
-	u64 ip = basic->ip;
+	u64 ip = r->ip;
 	unsigned int i;
 
-	BUILD_BUG_ON(ARRAY_SIZE(pebs_gpr_slot) !=
-		     sizeof(*gprs) / sizeof(u64) - 2);
-	if (gprs) {
-		regs->flags = gprs->flags;
-		vals = &gprs->ax;
+	BUILD_BUG_ON(ARRAY_SIZE(pebs_gpr_slot) != ARRAY_SIZE(r->gpr));
+	if (r->has_gprs) {
+		regs->flags = r->flags;
 		for (i = 0; i < ARRAY_SIZE(pebs_gpr_slot); i++)
-			slots[pebs_gpr_slot[i]] = vals[i];
+			slots[pebs_gpr_slot[i]] = r->gpr[i];
 	}
-	if (event->attr.precise_ip < 2 && gprs) {
-		ip = gprs->ip;
+	if (event->attr.precise_ip < 2 && r->has_gprs) {
+		ip = r->next_ip;
 		regs->flags &= ~PERF_EFLAGS_EXACT;
 	} else {
 		regs->flags |= PERF_EFLAGS_EXACT;
@@ -567,58 +554,42 @@ static void pebs_brstack(struct perf_event *event,
 }
 
 /*
- * One sample of @event from the record at @rec, whose groups are
- * @groups. The event's @last record of this drain is its overflow: it
- * counts against the interrupt budget and the refresh limit, runs the
- * overflow program and signal, as one interrupt's should; those before
- * it are only written out. Returns whether the overflow wants the event
- * stopped.
+ * One sample of @event from the record @r. The event's @last record of
+ * this drain is its overflow: it counts against the interrupt budget and
+ * the refresh limit, runs the overflow program and signal, as one
+ * interrupt's should; those before it are only written out. Returns
+ * whether the overflow wants the event stopped.
  */
-static bool pebs_sample(struct perf_event *event, const void *rec,
-			u64 groups, struct pt_regs *iregs, bool last)
+static bool pebs_sample(struct perf_event *event,
+			const struct intel_pebs_rec *r,
+			struct pt_regs *iregs, bool last)
 {
-	const struct pebs_basic *basic = rec;
-	const struct pebs_meminfo *mem = NULL;
-	const struct pebs_gprs *gprs = NULL;
 	struct hw_perf_event *hwc = &event->hw;
 	u64 type = event->attr.sample_type;
 	struct perf_sample_data data;
-	const void *next = basic + 1;
 	struct pt_regs regs = *iregs;
-
-	if (groups & PEBS_DATACFG_MEMINFO) {
-		mem = next;
-		next = mem + 1;
-	}
-	if (groups & PEBS_DATACFG_GP) {
-		gprs = next;
-		next = gprs + 1;
-	}
-	if (groups & PEBS_DATACFG_XMMS)
-		next += sizeof(struct pebs_xmm);
 
 	perf_sample_data_init(&data, 0, hwc->last_period);
 	if ((type & PERF_SAMPLE_TIME) && pebs_tsc_time(event)) {
-		data.time = native_sched_clock_from_tsc(basic->tsc) +
+		data.time = native_sched_clock_from_tsc(r->tsc) +
 			    __sched_clock_offset;
 		data.sample_flags |= PERF_SAMPLE_TIME;
 	}
-	pebs_regs(event, &regs, basic, gprs);
-	if (mem) {
+	pebs_regs(event, &regs, r);
+	if (r->has_mem) {
 		if (type & PERF_SAMPLE_ADDR) {
-			data.addr = mem->address;
+			data.addr = r->addr;
 			data.sample_flags |= PERF_SAMPLE_ADDR;
 		}
 		if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
-			data.weight.full = mem->mem_latency;
+			data.weight.full = r->latency;
 			data.sample_flags |= type & (PERF_SAMPLE_WEIGHT |
 						     PERF_SAMPLE_WEIGHT_STRUCT);
 		}
 	}
 	if (hwc->flags & X86_EVENT_FLAG_LBR) {
-		if (groups & PEBS_DATACFG_LBRS)
-			pebs_brstack(event, &data, next,
-				     FIELD_GET(PEBS_DATACFG_LBR_NR, groups) + 1);
+		if (r->lbrs)
+			pebs_brstack(event, &data, r->lbrs, r->nr_lbrs);
 		else
 			x86_event_core(event)->ops->branch_sample(event, &data);
 	}
@@ -627,19 +598,6 @@ static bool pebs_sample(struct perf_event *event, const void *rec,
 		return false;
 	}
 	return perf_event_overflow(event, &data, &regs);
-}
-
-/* a record's groups and size, or false for one that is not whole */
-static bool pebs_record(const void *rec, u64 left, u64 *groups, u64 *size)
-{
-	u64 word;
-
-	if (left < sizeof(struct pebs_basic))
-		return false;
-	word = *(const u64 *)rec;
-	*groups = FIELD_GET(PEBS_REC_GROUPS, word);
-	*size = FIELD_GET(PEBS_REC_SIZE, word);
-	return *size >= sizeof(struct pebs_basic) && *size <= left;
 }
 
 /*
@@ -655,7 +613,8 @@ static int pebs_drain_records(struct x86_core *core, struct x86_cpu_pmu *cpuc,
 {
 	struct debug_store *ds = this_cpu_ptr(&cpu_debug_store);
 	struct pebs_cpu *pc = this_cpu_ptr(&pebs_cpu);
-	u64 len, off, groups, size, cntrs, seen = 0;
+	u64 len, off, cntrs, seen = 0;
+	struct intel_pebs_rec r;
 	u32 last[X86_NR_IDX];
 	struct perf_event *event;
 	unsigned long idx;
@@ -665,21 +624,18 @@ static int pebs_drain_records(struct x86_core *core, struct x86_cpu_pmu *cpuc,
 	if (len > PEBS_BUFFER_SIZE)
 		len = 0;
 	/* first where each counter's last record is */
-	for (off = 0; pebs_record(pc->buf + off, len - off, &groups, &size);
-	     off += size) {
-		cntrs = ((const struct pebs_basic *)(pc->buf + off))->
-			applicable_counters & pebs.cntrs;
+	for (off = 0; pebs.decode(pc->buf + off, len - off, &r);
+	     off += r.size) {
+		cntrs = r.cntrs & pebs.cntrs;
 		for_each_set_bit(idx, (unsigned long *)&cntrs, X86_NR_IDX)
 			last[idx] = off;
-		seen |= cntrs;
 	}
 	len = off;
-	seen = 0;
-	for (off = 0; off < len; off += size) {
-		const struct pebs_basic *basic = pc->buf + off;
-		u64 mine = basic->applicable_counters & pebs.cntrs;
+	for (off = 0; off < len; off += r.size) {
+		u64 mine;
 
-		pebs_record(basic, len - off, &groups, &size);
+		pebs.decode(pc->buf + off, len - off, &r);
+		mine = r.cntrs & pebs.cntrs;
 		for_each_set_bit(idx, (unsigned long *)&mine, X86_NR_IDX) {
 			event = cpuc->events[idx];
 			if (!event || !(event->hw.flags & X86_EVENT_FLAG_PEBS) ||
@@ -690,8 +646,7 @@ static int pebs_drain_records(struct x86_core *core, struct x86_cpu_pmu *cpuc,
 			n++;
 			if (!perf_hw_period_advance(&event->hw))
 				continue;
-			if (pebs_sample(event, basic, groups, iregs,
-					last[idx] == off))
+			if (pebs_sample(event, &r, iregs, last[idx] == off))
 				x86_pmu_stop(event, 0);
 		}
 	}
@@ -779,13 +734,16 @@ void intel_pebs_flush(struct x86_core *core, struct x86_cpu_pmu *cpuc)
  *
  * Needs the DS area (DS, with DTES64 for its 64-bit layout), PEBS not
  * marked unavailable (IA32_MISC_ENABLE, X86_FEATURE_PEBS), record
- * format 4 with PEBS_BASELINE, and a buffer for every CPU up. Which
- * counters have a PEBS_ENABLE bit is asked of the MSR itself.
+ * format 3, or 4 with PEBS_BASELINE, and a buffer for every CPU up.
+ * Which counters have a PEBS_ENABLE bit is asked of the MSR itself:
+ * before format 4 only general-purpose counters can have one.
  *
  * Context: boot CPU, at early_initcall, before the CPUs' starting step.
  */
 void __init intel_pebs_probe(struct x86_core *core, u64 caps)
 {
+	unsigned int fmt = FIELD_GET(PERF_CAP_PEBS_FORMAT, caps);
+	bool baseline = caps & PERF_CAP_PEBS_BASELINE;
 	u64 cntrs = 0, want, bit;
 	unsigned long idx;
 	int ret;
@@ -793,15 +751,20 @@ void __init intel_pebs_probe(struct x86_core *core, u64 caps)
 	if (!boot_cpu_has(X86_FEATURE_DS) || !boot_cpu_has(X86_FEATURE_DTES64) ||
 	    !boot_cpu_has(X86_FEATURE_PEBS))
 		return;
-	if (FIELD_GET(PERF_CAP_PEBS_FORMAT, caps) != 4 ||
-	    !(caps & PERF_CAP_PEBS_BASELINE)) {
+	if (fmt == 4 && baseline) {
+		pebs.decode = intel_pebs_rec_fmt4;
+		want = (core->gp & PEBS_GP_CNTRS) |
+		       (core->fixed & PEBS_FIXED_CNTRS);
+	} else if (fmt == 3) {
+		pebs.decode = intel_pebs_rec_fmt3;
+		want = core->gp & PEBS_GP_CNTRS;
+	} else {
 		pr_info("PEBS record format %u%s: not driven, no precise_ip\n",
-			(unsigned int)FIELD_GET(PERF_CAP_PEBS_FORMAT, caps),
-			caps & PERF_CAP_PEBS_BASELINE ? "" : " without baseline");
+			fmt, baseline ? "" : " without baseline");
 		return;
 	}
+	pebs.fmt = fmt;
 
-	want = (core->gp & PEBS_GP_CNTRS) | (core->fixed & PEBS_FIXED_CNTRS);
 	for_each_set_bit(idx, (unsigned long *)&want, X86_NR_IDX) {
 		bit = BIT_ULL(idx);
 		if (!wrmsrl_safe(MSR_IA32_PEBS_ENABLE, bit))
@@ -818,12 +781,17 @@ void __init intel_pebs_probe(struct x86_core *core, u64 caps)
 		return;
 	}
 	pebs.cntrs = cntrs;
-	/* the record's LBR group copies Arch LBR, as deep as perf reads it */
-	if (core->branches)
+	/* format 4's LBR group copies the LBR, as deep as perf reads it */
+	if (fmt == 4 && core->branches)
 		pebs.lbrs = min(core->branches, PEBS_MAX_LBRS);
-	/* constant skid (1) and the eventing IP (2), as upstream counts */
-	pebs.max_precise = 2;
+	/*
+	 * Constant skid (1) and the eventing IP (2), as upstream counts;
+	 * format 3 parts have precise distribution too (3), which upstream
+	 * counts there
+	 */
+	pebs.max_precise = fmt == 3 ? 3 : 2;
 	core->max_precise = pebs.max_precise;
 	core->precise_cntrs = cntrs;
-	pr_info("PEBS record format 4, baseline, counters %#llx\n", cntrs);
+	pr_info("PEBS record format %u%s, counters %#llx\n", fmt,
+		fmt == 4 ? ", baseline" : "", cntrs);
 }
