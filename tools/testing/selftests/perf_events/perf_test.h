@@ -309,6 +309,65 @@ static inline bool cpu_has_flag(const char *flag)
 	return has;
 }
 
+/*
+ * The number after "@key<tabs>: " in the first CPU's /proc/cpuinfo entry
+ * (cpu family, model), -1 when absent; or, with @str, whether the value
+ * is @str (vendor_id).
+ */
+static inline long cpuinfo_field(const char *key, const char *str)
+{
+	char line[4096], *colon;
+	long val = -1;
+	size_t len = strlen(key);
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, len) ||
+		    (line[len] != ' ' && line[len] != '\t'))
+			continue;
+		colon = strchr(line, ':');
+		if (!colon)
+			break;
+		colon += strspn(colon + 1, " ") + 1;
+		if (str)
+			val = !strncmp(colon, str, strlen(str));
+		else
+			val = strtol(colon, NULL, 0);
+		break;
+	}
+	if (f)
+		fclose(f);
+	return val;
+}
+
+/*
+ * Does the CPU have an LBR the kernel should drive? Arch LBR is in the
+ * flags; the model-specific LBR of format 5 (32 entries) is not
+ * enumerated, so it is the family 6 models the SDM lists with it:
+ * Skylake, Kaby/Coffee/Comet Lake, Skylake-SP, Ice Lake client and
+ * server, Tiger Lake, Rocket Lake.
+ */
+static inline bool cpu_has_lbr(void)
+{
+	static const long models[] = {
+		0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6,
+		0x6a, 0x6c, 0x7d, 0x7e, 0x8c, 0x8d, 0xa7,
+	};
+	long model;
+	size_t i;
+
+	if (cpu_has_flag("arch_lbr"))
+		return true;
+	if (cpuinfo_field("vendor_id", "GenuineIntel") != 1 ||
+	    cpuinfo_field("cpu family", NULL) != 6 || !cpu_has_flag("pdcm"))
+		return false;
+	model = cpuinfo_field("model", NULL);
+	for (i = 0; i < ARRAY_SIZE(models); i++)
+		if (models[i] == model)
+			return true;
+	return false;
+}
+
 /* caps/@cap of the core PMU (hw_pmu_dir()): -1 when absent */
 static inline int hw_pmu_cap(const char *cap)
 {
