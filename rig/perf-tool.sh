@@ -28,7 +28,9 @@
 # needs PEBS (pebs in /proc/cpuinfo: the Intel model, rig/qemu patch 13)
 # and is skipped without it.
 # The last two need an LBR (arch_lbr in /proc/cpuinfo: the Intel model,
-# rig/qemu patch 12) and are skipped without one.
+# rig/qemu patch 12; or a family 6 model with the model-specific LBR,
+# which CPUID does not enumerate: the Skylake and Ice Lake identities,
+# rig/qemu patch 15) and are skipped without one.
 #
 # Without a host share or without perf on the host every test is
 # reported as skipped, never failed.
@@ -160,7 +162,20 @@ else
 	head -3 /tmp/pebs.raw | sed 's/^/# /'
 fi
 
-if ! grep -q ' arch_lbr' /proc/cpuinfo; then
+# the family 6 models of LBR_FMT 5 (SDM), as perf_test.h's cpu_has_lbr()
+legacy_lbr() {
+	grep -q '^vendor_id.*GenuineIntel' /proc/cpuinfo &&
+		grep -q '^cpu family[[:space:]]*: 6$' /proc/cpuinfo &&
+		grep -q ' pdcm' /proc/cpuinfo || return 1
+	model=$(sed -n 's/^model[[:space:]]*: \([0-9]*\)$/\1/p' /proc/cpuinfo |
+		head -1)
+	case " 78 94 85 142 158 165 166 106 108 125 126 140 141 167 " in
+	*" $model "*) return 0 ;;
+	esac
+	return 1
+}
+
+if ! grep -q ' arch_lbr' /proc/cpuinfo && ! legacy_lbr; then
 	result ok brstack "SKIP no LBR on this CPU"
 	result ok lbr_callchain "SKIP no LBR on this CPU"
 	exit 0
