@@ -80,6 +80,7 @@
 #include <linux/lockdep.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
+#include <linux/rcupdate.h>
 
 #include <linux/sched/clock.h>
 
@@ -504,9 +505,10 @@ static const u8 pebs_gpr_slot[] = {
 
 /*
  * The registers of a sample from its record: the PMI's, with the IP the
- * precise level asks for and the general registers of the record when it
- * has them. The code segment follows the IP, as the PMI may have come in
- * at another privilege level than the eventing instruction ran at.
+ * precise level asks for, and the general registers of the record when
+ * the sample reports registers and the record has them. The code segment
+ * follows the IP, as the PMI may have come in at another privilege level
+ * than the eventing instruction ran at.
  */
 static void pebs_regs(struct perf_event *event, struct pt_regs *regs,
 		      const struct intel_pebs_rec *r)
@@ -516,7 +518,8 @@ static void pebs_regs(struct perf_event *event, struct pt_regs *regs,
 	unsigned int i;
 
 	BUILD_BUG_ON(ARRAY_SIZE(pebs_gpr_slot) != ARRAY_SIZE(r->gpr));
-	if (r->has_gprs) {
+	if (r->has_gprs && (event->attr.sample_type &
+			    (PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_REGS_USER))) {
 		regs->flags = r->flags;
 		for (i = 0; i < ARRAY_SIZE(pebs_gpr_slot); i++)
 			slots[pebs_gpr_slot[i]] = r->gpr[i];
@@ -574,6 +577,18 @@ static bool pebs_sample(struct perf_event *event,
 		data.time = native_sched_clock_from_tsc(r->tsc) +
 			    __sched_clock_offset;
 		data.sample_flags |= PERF_SAMPLE_TIME;
+	}
+	/*
+	 * The callchain starts from the registers the PMI interrupted (zero
+	 * in a flush: the flush's own stack), as upstream's does: a
+	 * record's RSP and RBP are past by now, and the unwinder would take
+	 * them for a live kernel frame.
+	 */
+	if (type & PERF_SAMPLE_CALLCHAIN) {
+		rcu_read_lock();
+		data.callchain = perf_callchain(event, iregs);
+		rcu_read_unlock();
+		data.sample_flags |= PERF_SAMPLE_CALLCHAIN;
 	}
 	pebs_regs(event, &regs, r);
 	if (r->has_mem) {
