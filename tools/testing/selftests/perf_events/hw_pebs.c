@@ -961,4 +961,66 @@ TEST_F(pebs, large_samples_keep_their_task)
 	free(x);
 }
 
+/*
+ * Precise samples in the kernel with callchains, around system calls:
+ * the chain must start at the registers the PMI interrupted, never at the
+ * record's RSP and RBP, which are past by the time the record is read and
+ * are user values when the eventing instruction was the SYSRET (the
+ * kernel's unwinder then warns of a bad 'bp', which fails the run:
+ * guest/clean-log). Every kernel sample has a chain, of the kernel or,
+ * when the PMI came after the return to user mode, of the user stack.
+ * Root only, as kernel samples need privilege.
+ */
+TEST_F(pebs, kernel_callchain)
+{
+	struct perf_event_attr attr;
+	struct perf_event_mmap_page *pg;
+	long psz = sysconf(_SC_PAGESIZE);
+	__u64 head, off = 0;
+	int fd, i, kernel = 0;
+	char *data;
+	void *ring;
+
+	if (geteuid())
+		SKIP(return, "kernel samples need privilege");
+	perf_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.disabled = 1;
+	attr.exclude_hv = 1;
+	attr.precise_ip = 2;
+	attr.sample_period = 997;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	ring = perf_map_ring(fd, RING_PAGES);
+	ASSERT_NE(MAP_FAILED, ring);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < 50000; i++)
+		getppid();
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+
+	pg = ring;
+	data = (char *)ring + psz;
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	if (head > (__u64)RING_PAGES * psz)
+		head = (__u64)RING_PAGES * psz;
+	while (off + sizeof(struct perf_event_header) <= head) {
+		struct perf_event_header *h = (void *)(data + off);
+		__u64 *p = (__u64 *)(h + 1);
+
+		ASSERT_GE(h->size, sizeof(*h));
+		if (off + h->size > head)
+			break;
+		off += h->size;
+		if (h->type != PERF_RECORD_SAMPLE || !(p[0] >> 63))
+			continue;
+		kernel++;
+		ASSERT_GE(p[1], 2);
+		ASSERT_TRUE(p[2] == (__u64)PERF_CONTEXT_KERNEL ||
+			    p[2] == (__u64)PERF_CONTEXT_USER);
+	}
+	EXPECT_GT(kernel, 10);
+	perf_unmap_ring(ring, RING_PAGES);
+	close(fd);
+}
+
 TEST_HARNESS_MAIN
