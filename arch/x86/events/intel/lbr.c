@@ -530,19 +530,16 @@ void intel_lbr_sample(struct perf_event *event, struct perf_sample_data *data)
  * x86_perf_get_lbr - the host's LBR, for KVM's guest LBR support
  * @lbr_out: filled with the depth and MSR bases; all zero without LBR
  *
- * KVM offers a guest the model-specific LBR of the host's format only
- * (with Arch LBR it does not ask), and only with call-stack mode.
+ * KVM offers a guest the model-specific LBR of the host's format, and
+ * while the guest has it on, holds it through a host event of its own
+ * (the vLBR event, INTEL_FIXED_VLBR_EVENT) that keeps the host's users
+ * off. That event does not exist here yet, so the LBR is not offered:
+ * all zero, whatever the host has, and a guest sees no LBR_FMT rather
+ * than one whose LBR its host cannot hand over.
  */
 void x86_perf_get_lbr(struct x86_pmu_lbr *lbr_out)
 {
 	memset(lbr_out, 0, sizeof(*lbr_out));
-	if (!lbr.depth)
-		return;
-	lbr_out->nr = lbr.depth;
-	lbr_out->from = lbr.from;
-	lbr_out->to = lbr.to;
-	lbr_out->info = lbr.info;
-	lbr_out->has_callstack = lbr_has_call_stack(&lbr);
 }
 EXPORT_SYMBOL_GPL(x86_perf_get_lbr);
 
