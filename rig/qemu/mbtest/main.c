@@ -695,6 +695,36 @@ static void lbr_check(const struct lbr_rec *want, int n, u32 depth, const char *
 	}
 }
 
+/*
+ * The branches one pass of the LBR loop takes, oldest first: each
+ * architectural and legacy LBR test filters these
+ */
+#define LBR_NR_BRANCHES 14
+static int lbr_branches(struct lbr_rec *all)
+{
+	const struct lbr_rec taken[LBR_NR_BRANCHES] = {
+		{ (u32)lbr_jmp, (u32)lbr_jmp_t, BR_REL_JMP },
+		{ (u32)lbr_jz, (u32)lbr_jz_t, BR_COND },
+		{ (u32)lbr_call, (u32)lbr_func, BR_REL_CALL },
+		{ (u32)lbr_ret, (u32)lbr_call_ret, BR_RET },
+		{ (u32)lbr_icall, (u32)lbr_func, BR_IND_CALL },
+		{ (u32)lbr_ret, (u32)lbr_icall_ret, BR_RET },
+		{ (u32)lbr_ijmp, (u32)lbr_ijmp_t, BR_IND_JMP },
+		{ (u32)lbr_loop, (u32)lbr_loop, BR_COND },
+		{ (u32)lbr_jecxz, (u32)lbr_jecxz_t, BR_COND },
+		{ (u32)lbr_int, (u32)int82_entry, BR_OTHER },
+		{ (u32)int82_entry, (u32)lbr_int_ret, BR_OTHER },
+		{ (u32)lbr_ljmp, (u32)lbr_ljmp_t, BR_OTHER },
+		{ (u32)lbr_lcall, (u32)lbr_lfunc, BR_OTHER },
+		{ (u32)lbr_lfunc, (u32)lbr_lcall_ret, BR_OTHER },
+	};
+	int i;
+
+	for (i = 0; i < LBR_NR_BRANCHES; i++)
+		all[i] = taken[i];
+	return LBR_NR_BRANCHES;
+}
+
 /* want[] filtered by the types ctl selects */
 static int lbr_filter(const struct lbr_rec *all, int n, u32 ctl, struct lbr_rec *out)
 {
@@ -737,23 +767,8 @@ static void test_arch_lbr(u32 maxleaf)
 		"LBR: NEAR_RET alone: the two RETs",
 		"LBR: OTHER_BRANCH alone: INT, IRET, far JMP, CALL and RET",
 	};
-	struct lbr_rec all[] = {
-		{ (u32)lbr_jmp, (u32)lbr_jmp_t, BR_REL_JMP },
-		{ (u32)lbr_jz, (u32)lbr_jz_t, BR_COND },
-		{ (u32)lbr_call, (u32)lbr_func, BR_REL_CALL },
-		{ (u32)lbr_ret, (u32)lbr_call_ret, BR_RET },
-		{ (u32)lbr_icall, (u32)lbr_func, BR_IND_CALL },
-		{ (u32)lbr_ret, (u32)lbr_icall_ret, BR_RET },
-		{ (u32)lbr_ijmp, (u32)lbr_ijmp_t, BR_IND_JMP },
-		{ (u32)lbr_loop, (u32)lbr_loop, BR_COND },
-		{ (u32)lbr_jecxz, (u32)lbr_jecxz_t, BR_COND },
-		{ (u32)lbr_int, (u32)int82_entry, BR_OTHER },
-		{ (u32)int82_entry, (u32)lbr_int_ret, BR_OTHER },
-		{ (u32)lbr_ljmp, (u32)lbr_ljmp_t, BR_OTHER },
-		{ (u32)lbr_lcall, (u32)lbr_lfunc, BR_OTHER },
-		{ (u32)lbr_lfunc, (u32)lbr_lcall_ret, BR_OTHER },
-	};
-	int n = ARRAY_SIZE(all), m;
+	struct lbr_rec all[LBR_NR_BRANCHES];
+	int n = lbr_branches(all), m;
 	struct lbr_rec sub[32];
 	u32 a, b, c, d, i;
 	u64 v;
@@ -1250,23 +1265,8 @@ static void test_legacy_lbr(void)
 		"legacy LBR: NEAR_RET (bit 5) suppresses the RETs alone",
 		"legacy LBR: FAR_BRANCH (bit 8) suppresses the far transfers alone",
 	};
-	struct lbr_rec all[] = {
-		{ (u32)lbr_jmp, (u32)lbr_jmp_t, BR_REL_JMP },
-		{ (u32)lbr_jz, (u32)lbr_jz_t, BR_COND },
-		{ (u32)lbr_call, (u32)lbr_func, BR_REL_CALL },
-		{ (u32)lbr_ret, (u32)lbr_call_ret, BR_RET },
-		{ (u32)lbr_icall, (u32)lbr_func, BR_IND_CALL },
-		{ (u32)lbr_ret, (u32)lbr_icall_ret, BR_RET },
-		{ (u32)lbr_ijmp, (u32)lbr_ijmp_t, BR_IND_JMP },
-		{ (u32)lbr_loop, (u32)lbr_loop, BR_COND },
-		{ (u32)lbr_jecxz, (u32)lbr_jecxz_t, BR_COND },
-		{ (u32)lbr_int, (u32)int82_entry, BR_OTHER },
-		{ (u32)int82_entry, (u32)lbr_int_ret, BR_OTHER },
-		{ (u32)lbr_ljmp, (u32)lbr_ljmp_t, BR_OTHER },
-		{ (u32)lbr_lcall, (u32)lbr_lfunc, BR_OTHER },
-		{ (u32)lbr_lfunc, (u32)lbr_lcall_ret, BR_OTHER },
-	};
-	int n = ARRAY_SIZE(all), m;
+	struct lbr_rec all[LBR_NR_BRANCHES];
+	int n = lbr_branches(all), m;
 	struct lbr_rec sub[64];
 	u32 i;
 	u64 v;
