@@ -247,6 +247,8 @@ struct intel_pebs_rec {
 bool intel_pebs_rec_fmt3(const void *raw, u64 left, struct intel_pebs_rec *r);
 bool intel_pebs_rec_fmt4(const void *raw, u64 left, struct intel_pebs_rec *r);
 unsigned int intel_pebs_rec_size(unsigned int fmt, u64 cfg);
+u64 intel_pebs_rec_peek(unsigned int fmt, const void *raw, u64 left,
+			u32 *size);
 
 /* pebs.c */
 void intel_pebs_probe(struct x86_core *core, u64 caps);

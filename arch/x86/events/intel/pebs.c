@@ -138,9 +138,15 @@ static struct {
 	unsigned int	fmt;		/* the record format, 3 or 4 */
 	u64		cntrs;		/* counters with a PEBS_ENABLE bit */
 	unsigned int	lbrs;		/* entries of the LBR group, 0: none */
-	bool		(*decode)(const void *raw, u64 left,
-				  struct intel_pebs_rec *r);
 } pebs __ro_after_init;
+
+/* one record of the format the CPU writes; a direct call, once a record */
+static bool pebs_decode(const void *raw, u64 left, struct intel_pebs_rec *r)
+{
+	if (pebs.fmt == 3)
+		return intel_pebs_rec_fmt3(raw, left, r);
+	return intel_pebs_rec_fmt4(raw, left, r);
+}
 
 /*
  * Where a sample's branch stack from a record is built, one per CPU: the
@@ -630,6 +636,7 @@ static int pebs_drain_records(struct x86_core *core, struct x86_cpu_pmu *cpuc,
 	struct pebs_cpu *pc = this_cpu_ptr(&pebs_cpu);
 	u64 len, off, cntrs, seen = 0;
 	struct intel_pebs_rec r;
+	u32 size;
 	u32 last[X86_NR_IDX];
 	struct perf_event *event;
 	unsigned long idx;
@@ -639,9 +646,11 @@ static int pebs_drain_records(struct x86_core *core, struct x86_cpu_pmu *cpuc,
 	if (len > PEBS_BUFFER_SIZE)
 		len = 0;
 	/* first where each counter's last record is */
-	for (off = 0; pebs.decode(pc->buf + off, len - off, &r);
-	     off += r.size) {
-		cntrs = r.cntrs & pebs.cntrs;
+	for (off = 0; off < len; off += size) {
+		cntrs = intel_pebs_rec_peek(pebs.fmt, pc->buf + off, len - off,
+					    &size) & pebs.cntrs;
+		if (!size)
+			break;
 		for_each_set_bit(idx, (unsigned long *)&cntrs, X86_NR_IDX)
 			last[idx] = off;
 	}
@@ -649,7 +658,7 @@ static int pebs_drain_records(struct x86_core *core, struct x86_cpu_pmu *cpuc,
 	for (off = 0; off < len; off += r.size) {
 		u64 mine;
 
-		pebs.decode(pc->buf + off, len - off, &r);
+		pebs_decode(pc->buf + off, len - off, &r);
 		mine = r.cntrs & pebs.cntrs;
 		for_each_set_bit(idx, (unsigned long *)&mine, X86_NR_IDX) {
 			event = cpuc->events[idx];
@@ -767,11 +776,9 @@ void __init intel_pebs_probe(struct x86_core *core, u64 caps)
 	    !boot_cpu_has(X86_FEATURE_PEBS))
 		return;
 	if (fmt == 4 && baseline) {
-		pebs.decode = intel_pebs_rec_fmt4;
 		want = (core->gp & PEBS_GP_CNTRS) |
 		       (core->fixed & PEBS_FIXED_CNTRS);
 	} else if (fmt == 3) {
-		pebs.decode = intel_pebs_rec_fmt3;
 		want = core->gp & PEBS_GP_CNTRS;
 	} else {
 		pr_info("PEBS record format %u%s: not driven, no precise_ip\n",

@@ -146,6 +146,43 @@ bool intel_pebs_rec_fmt4(const void *raw, u64 left, struct intel_pebs_rec *r)
 }
 
 /**
+ * intel_pebs_rec_peek - a record's size and counters, nothing else
+ * @fmt: the record format, 3 or 4
+ * @raw: the record
+ * @left: bytes from @raw to the end of what the CPU wrote
+ * @size: filled with the record's size
+ *
+ * The drain's first pass only looks for each counter's last record; it
+ * reads the two words that say so rather than decoding every field.
+ *
+ * Return: the counters the record applies to; 0, and @size 0, when no
+ * whole record is left (as intel_pebs_rec_fmt3()/_fmt4() would refuse it).
+ */
+u64 intel_pebs_rec_peek(unsigned int fmt, const void *raw, u64 left,
+			u32 *size)
+{
+	const struct pebs_basic *basic = raw;
+	u64 word, need;
+
+	*size = 0;
+	if (fmt == 3) {
+		if (left < sizeof(struct pebs_fmt3))
+			return 0;
+		*size = sizeof(struct pebs_fmt3);
+		return ((const struct pebs_fmt3 *)raw)->applicable_counters;
+	}
+	if (left < sizeof(*basic))
+		return 0;
+	word = *(const u64 *)raw;
+	need = intel_pebs_rec_size(4, FIELD_GET(PEBS_REC_GROUPS, word));
+	if (FIELD_GET(PEBS_REC_SIZE, word) < need ||
+	    FIELD_GET(PEBS_REC_SIZE, word) > left)
+		return 0;
+	*size = FIELD_GET(PEBS_REC_SIZE, word);
+	return basic->applicable_counters;
+}
+
+/**
  * intel_pebs_rec_size - the size of the records the CPU writes
  * @fmt: the record format, 3 or 4
  * @cfg: for format 4, the groups (MSR_PEBS_DATA_CFG)

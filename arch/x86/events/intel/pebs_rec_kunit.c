@@ -24,6 +24,7 @@ static void pebs_rec_fmt3_fields(struct kunit *test)
 {
 	u64 raw[F3_WORDS + 1];
 	struct intel_pebs_rec r;
+	u32 size;
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(raw); i++)
@@ -58,6 +59,12 @@ static void pebs_rec_fmt3_fields(struct kunit *test)
 	/* one byte short of a record: none */
 	KUNIT_EXPECT_FALSE(test, intel_pebs_rec_fmt3(raw, 0xc7, &r));
 	KUNIT_EXPECT_EQ(test, intel_pebs_rec_size(3, 0), 0xc8);
+	/* the drain's first pass: the same size and counters */
+	KUNIT_EXPECT_EQ(test, intel_pebs_rec_peek(3, raw, sizeof(raw), &size),
+			BIT_ULL(2));
+	KUNIT_EXPECT_EQ(test, size, 0xc8);
+	KUNIT_EXPECT_EQ(test, intel_pebs_rec_peek(3, raw, 0xc0, &size), 0);
+	KUNIT_EXPECT_EQ(test, size, 0);
 }
 
 /* a format 4 record's first word: its groups and its size */
@@ -73,6 +80,7 @@ static void pebs_rec_fmt4_groups(struct kunit *test)
 	/* basic 4, meminfo 4, gprs 18, two LBR entries 6: 32 words */
 	u64 raw[32] = {};
 	struct intel_pebs_rec r;
+	u32 size;
 	int i;
 
 	KUNIT_ASSERT_EQ(test, intel_pebs_rec_size(4, groups), sizeof(raw));
@@ -104,10 +112,20 @@ static void pebs_rec_fmt4_groups(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.lbrs[0].from, 0x401010ULL);
 	KUNIT_EXPECT_EQ(test, r.lbrs[1].from, 0x401020ULL);
 
+	KUNIT_EXPECT_EQ(test, intel_pebs_rec_peek(4, raw, sizeof(raw), &size),
+			BIT_ULL(32));
+	KUNIT_EXPECT_EQ(test, size, sizeof(raw));
+
 	/* cut short, or a size too small for its groups: no record */
 	KUNIT_EXPECT_FALSE(test, intel_pebs_rec_fmt4(raw, sizeof(raw) - 8, &r));
+	KUNIT_EXPECT_EQ(test, intel_pebs_rec_peek(4, raw, sizeof(raw) - 8,
+						  &size), 0);
+	KUNIT_EXPECT_EQ(test, size, 0);
 	raw[0] = f4_word(groups, sizeof(raw) - 8);
 	KUNIT_EXPECT_FALSE(test, intel_pebs_rec_fmt4(raw, sizeof(raw), &r));
+	KUNIT_EXPECT_EQ(test, intel_pebs_rec_peek(4, raw, sizeof(raw), &size),
+			0);
+	KUNIT_EXPECT_EQ(test, size, 0);
 }
 
 /* only the basic group: no registers, no memory info, no LBR */
