@@ -24,9 +24,14 @@
  * instruction where a sample needs it.
  *
  * Context: as struct intel_lbr_ops says; the probe at boot. IA32_DEBUGCTL
- * is read, changed and written, also in the PMI: its other users
- * (ptrace's BTF, the context switch) change it with interrupts off,
- * where the PMI does not come in while the counters are stopped.
+ * is read, changed and written, also in the PMI. Its other writers (the
+ * context switch's BTF update, ptrace) run with interrupts off, but a
+ * CPU-wide event's PMI, an NMI, can still land between their read and
+ * their write; their write then puts back the LBR bit as it was before
+ * the PMI. The PMI leaves the bit as it found it unless it stopped the
+ * last LBR event, so the worst case is an LBR left recording with no
+ * user until the next add, stop or context switch clears and sets it:
+ * no entry of it reaches a sample, which only an LBR event takes.
  */
 
 #define pr_fmt(fmt) "perf: x86: " fmt
