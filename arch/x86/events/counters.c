@@ -56,12 +56,41 @@ u64 x86_allowed_counters(const struct x86_core *core, u64 config)
 }
 
 /**
+ * x86_pdist_counters - where a precise_ip 3 event may go
+ * @core: the PMU
+ * @cntrs: the counters that can sample the event precisely
+ *
+ * precise_ip 3 asks for precise distribution: samples spread over the
+ * instructions as the events are, which only some counters give
+ * (@core->pdist_cntrs). A fixed counter has it for the one event it
+ * counts, so an event a distributing fixed counter can count goes there
+ * and nowhere else. A general-purpose counter with it has it for every
+ * event, so where there is one, every other event goes there or cannot
+ * be scheduled. Where there is neither, 3 means what 2 does.
+ *
+ * Context: any; pure.
+ * Return: a set of counter indexes, possibly empty.
+ */
+u64 x86_pdist_counters(const struct x86_core *core, u64 cntrs)
+{
+	u64 fixed = GENMASK_ULL(63, INTEL_PMC_IDX_FIXED);
+	u64 on_fixed = cntrs & core->pdist_cntrs & fixed;
+
+	if (on_fixed)
+		return on_fixed;
+	if (core->pdist_cntrs & ~fixed)
+		return cntrs & core->pdist_cntrs & ~fixed;
+	return cntrs;
+}
+
+/**
  * x86_event_counters - the counters an event may go on
  * @core: the event's PMU
  * @event: an event of @core, its hw.config and hw.flags set
  *
  * Those that can count its event select; for a precise event, only those
- * the PMU can also sample precisely with.
+ * the PMU can also sample precisely with, and for precise_ip 3 those of
+ * them x86_pdist_counters() leaves.
  *
  * Context: any; reads only boot-time tables and the event's own state.
  * Return: a set of counter indexes, possibly empty.
@@ -70,8 +99,11 @@ u64 x86_event_counters(const struct x86_core *core, struct perf_event *event)
 {
 	u64 cntrs = x86_allowed_counters(core, event->hw.config);
 
-	if (event->hw.flags & X86_EVENT_FLAG_PEBS)
+	if (event->hw.flags & X86_EVENT_FLAG_PEBS) {
 		cntrs &= core->precise_cntrs;
+		if (event->attr.precise_ip == 3)
+			cntrs = x86_pdist_counters(core, cntrs);
+	}
 	return cntrs;
 }
 

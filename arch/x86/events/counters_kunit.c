@@ -122,11 +122,41 @@ static void assign_respects_busy_and_runs_out(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86_assign(allowed, 1, 0, idx), -EAGAIN);
 }
 
+/*
+ * precise_ip 3: an event fixed counter 0 counts stays there where it
+ * distributes precisely; any other goes on GP counter 0 where that one
+ * does, and is left alone where only the fixed counter does.
+ */
+static void pdist_keeps_precise_3_on_its_counters(struct kunit *test)
+{
+	struct x86_core c = kunit_core;
+	u64 insn = x86_allowed_counters(&c, 0x00c0 | FLAGS);
+	u64 cycles = x86_allowed_counters(&c, 0x003c | FLAGS);
+	u64 restricted = x86_allowed_counters(&c, 0xd0 | FLAGS);
+	u64 stores = x86_allowed_counters(&c, 0x82d0 | FLAGS) & ~BIT_ULL(0);
+
+	/* none: 3 is 2 */
+	KUNIT_EXPECT_EQ(test, x86_pdist_counters(&c, insn), insn);
+	/* fixed counter 0 only (Ice Lake) */
+	c.pdist_cntrs = FX(0);
+	KUNIT_EXPECT_EQ(test, x86_pdist_counters(&c, insn), FX(0));
+	KUNIT_EXPECT_EQ(test, x86_pdist_counters(&c, cycles), cycles);
+	KUNIT_EXPECT_EQ(test, x86_pdist_counters(&c, restricted), restricted);
+	/* and GP counter 0 (Sapphire Rapids) */
+	c.pdist_cntrs = FX(0) | BIT_ULL(0);
+	KUNIT_EXPECT_EQ(test, x86_pdist_counters(&c, insn), FX(0));
+	KUNIT_EXPECT_EQ(test, x86_pdist_counters(&c, cycles), BIT_ULL(0));
+	KUNIT_EXPECT_EQ(test, x86_pdist_counters(&c, restricted), BIT_ULL(0));
+	/* an event GP counter 0 cannot take has nowhere to go */
+	KUNIT_EXPECT_EQ(test, x86_pdist_counters(&c, stores), 0);
+}
+
 static struct kunit_case x86_counters_cases[] = {
 	KUNIT_CASE(allowed_follows_fixed_and_constraints),
 	KUNIT_CASE(assign_places_restricted_events_first),
 	KUNIT_CASE(assign_prefers_fixed_counters),
 	KUNIT_CASE(assign_respects_busy_and_runs_out),
+	KUNIT_CASE(pdist_keeps_precise_3_on_its_counters),
 	{}
 };
 

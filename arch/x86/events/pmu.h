@@ -199,6 +199,8 @@ struct x86_core_ops {
  * @max_precise: the highest attr.precise_ip accepted (sysfs
  *	caps/max_precise), 0 for none
  * @precise_cntrs: the counters a precise event may use
+ * @pdist_cntrs: those of them with precise distribution, which
+ *	precise_ip 3 asks for (x86_pdist_counters()); 0 for none
  * @format: sysfs format/ attributes
  * @dev_name: the name the PMU is registered under ("cpu")
  * @type: the type it is registered with (PERF_TYPE_RAW, -1 for dynamic)
@@ -240,6 +242,7 @@ struct x86_core {
 	unsigned int			branches;
 	unsigned int			max_precise;
 	u64				precise_cntrs;
+	u64				pdist_cntrs;
 	struct attribute		**format;
 	const char			*dev_name;
 	int				type;
@@ -307,6 +310,7 @@ int amd_core_probe(struct x86_core *core);
 
 /* counters.c */
 u64 x86_allowed_counters(const struct x86_core *core, u64 config);
+u64 x86_pdist_counters(const struct x86_core *core, u64 cntrs);
 u64 x86_event_counters(const struct x86_core *core, struct perf_event *event);
 int x86_assign(u64 *allowed, int n, u64 busy, int *idx);
 int x86_validate_group(struct perf_event *event);

@@ -29,10 +29,12 @@
  * Levels (upstream's ABI): precise_ip 2 gives the eventing IP with
  * PERF_RECORD_MISC_EXACT_IP; 1 gives the IP of the record's registers,
  * the instruction after the eventing one, without the flag. Both are
- * "constant skid". Format 3 parts also report 3, as upstream does for
- * the precise distribution of their INST_RETIRED.PREC_DIST (counter 1
- * only: maps.c's constraints): it is taken as 2, which is all it changes
- * on them. Format 4 parts stop at 2.
+ * "constant skid". 3 asks for precise distribution as well, which some
+ * counters of the models we know have (pebs_pdist_models[]);
+ * x86_pdist_counters() keeps such events there. Format 3 parts report 3
+ * too, as upstream does for the precise distribution of their
+ * INST_RETIRED.PREC_DIST (counter 1 only: maps.c's constraints): there it
+ * is taken as 2, which is all it changes on them.
  *
  * One record per PMI, or many. The interrupt threshold is one record past
  * the buffer's base, so each sample has its own PMI, unless every precise
@@ -84,8 +86,10 @@
 
 #include <linux/sched/clock.h>
 
+#include <asm/cpu_device_id.h>
 #include <asm/cpu_entry_area.h>
 #include <asm/cpufeature.h>
+#include <asm/intel-family.h>
 #include <asm/intel_ds.h>
 #include <asm/msr.h>
 #include <asm/perf_event.h>
@@ -108,6 +112,50 @@
 				 PERF_SAMPLE_WEIGHT | \
 				 PERF_SAMPLE_WEIGHT_STRUCT | \
 				 PERF_SAMPLE_TRANSACTION)
+
+/*
+ * Which counters of a format 4 model sample with precise distribution
+ * (precise_ip 3): from Ice Lake on, fixed counter 0 for the instructions
+ * it counts (PDIR); from the Golden Cove cores on, and on the Tremont and
+ * later efficiency cores, general-purpose counter 0 for any event too
+ * (the SDM's PDist and reduced-skid PEBS, on IA32_PMC0 only). A model not
+ * listed gets neither, and max_precise 2.
+ */
+#define PDIST_FIXED0	BIT(0)
+#define PDIST_GP0	BIT(1)
+#define PDIST_BOTH	(PDIST_FIXED0 | PDIST_GP0)
+
+static const struct x86_cpu_id pebs_pdist_models[] __initconst = {
+	X86_MATCH_VFM(INTEL_ICELAKE, PDIST_FIXED0),
+	X86_MATCH_VFM(INTEL_ICELAKE_L, PDIST_FIXED0),
+	X86_MATCH_VFM(INTEL_ICELAKE_X, PDIST_FIXED0),
+	X86_MATCH_VFM(INTEL_ICELAKE_D, PDIST_FIXED0),
+	X86_MATCH_VFM(INTEL_TIGERLAKE, PDIST_FIXED0),
+	X86_MATCH_VFM(INTEL_TIGERLAKE_L, PDIST_FIXED0),
+	X86_MATCH_VFM(INTEL_ROCKETLAKE, PDIST_FIXED0),
+	X86_MATCH_VFM(INTEL_ALDERLAKE, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_ALDERLAKE_L, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_RAPTORLAKE, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_RAPTORLAKE_P, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_RAPTORLAKE_S, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_METEORLAKE, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_METEORLAKE_L, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_ARROWLAKE, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_ARROWLAKE_H, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_ARROWLAKE_U, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_LUNARLAKE_M, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_SAPPHIRERAPIDS_X, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_EMERALDRAPIDS_X, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_GRANITERAPIDS_X, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_GRANITERAPIDS_D, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_ATOM_TREMONT, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_ATOM_TREMONT_D, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_ATOM_TREMONT_L, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_ATOM_GRACEMONT, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_ATOM_CRESTMONT, PDIST_BOTH),
+	X86_MATCH_VFM(INTEL_ATOM_CRESTMONT_X, PDIST_BOTH),
+	{ }
+};
 
 /* the most LBR entries a record's LBR group holds */
 #define PEBS_MAX_LBRS		32
@@ -807,11 +855,23 @@ void __init intel_pebs_probe(struct x86_core *core, u64 caps)
 	if (fmt == 4 && core->branches)
 		pebs.lbrs = min(core->branches, PEBS_MAX_LBRS);
 	/*
-	 * Constant skid (1) and the eventing IP (2), as upstream counts;
-	 * format 3 parts have precise distribution too (3), which upstream
-	 * counts there
+	 * Constant skid (1), the eventing IP (2) and precise distribution
+	 * (3), as upstream counts them. Format 3 has the last only on
+	 * counter 1, for one event, which maps.c's constraints place.
 	 */
-	pebs.max_precise = fmt == 3 ? 3 : 2;
+	pebs.max_precise = 2;
+	if (fmt == 3) {
+		pebs.max_precise = 3;
+	} else {
+		const struct x86_cpu_id *m = x86_match_cpu(pebs_pdist_models);
+
+		if (m && (m->driver_data & PDIST_FIXED0))
+			core->pdist_cntrs |= cntrs & BIT_ULL(X86_FIXED(0));
+		if (m && (m->driver_data & PDIST_GP0))
+			core->pdist_cntrs |= cntrs & BIT_ULL(0);
+		if (core->pdist_cntrs)
+			pebs.max_precise = 3;
+	}
 	core->max_precise = pebs.max_precise;
 	core->precise_cntrs = cntrs;
 	pr_info("PEBS record format %u%s, counters %#llx\n", fmt,

@@ -502,6 +502,119 @@ TEST_F(pebs, fixed_and_gp)
 }
 
 /*
+ * Which counters distribute precisely (precise_ip 3) on a PEBS format 4
+ * part, by the CPU's model: none on a model upstream does not know (the
+ * rig's default CPU), fixed counter 0 for instructions from Ice Lake on,
+ * and general-purpose counter 0 for any event too on the Golden Cove and
+ * Tremont cores and their successors.
+ */
+enum pdist { PDIST_NONE, PDIST_FIXED0, PDIST_GP0 };
+
+static enum pdist pdist_kind(void)
+{
+	static const long fixed0[] = { 0x7d, 0x7e, 0x6a, 0x6c, 0x8c, 0x8d,
+				       0xa7 };
+	static const long gp0[] = { 0x97, 0x9a, 0xb7, 0xba, 0xbf, 0xaa, 0xac,
+				    0xc5, 0xc6, 0xb5, 0xbd, 0x8f, 0xcf, 0xad,
+				    0xae, 0x86, 0x96, 0x9c, 0xbe, 0xaf, 0xb6 };
+	long model = cpuinfo_field("model", NULL);
+	size_t i;
+
+	if (cpuinfo_field("vendor_id", "GenuineIntel") != 1 ||
+	    cpuinfo_field("cpu family", NULL) != 6)
+		return PDIST_NONE;
+	for (i = 0; i < ARRAY_SIZE(fixed0); i++)
+		if (fixed0[i] == model)
+			return PDIST_FIXED0;
+	for (i = 0; i < ARRAY_SIZE(gp0); i++)
+		if (gp0[i] == model)
+			return PDIST_GP0;
+	return PDIST_NONE;
+}
+
+/*
+ * precise_ip 3 on a format 4 model without precise distribution: caps
+ * say 2 and 3 is -EOPNOTSUPP, as upstream has it on a model it does not
+ * know.
+ */
+static void ppp_refused(struct __test_metadata *_metadata, int max,
+			__u64 config)
+{
+	ASSERT_EQ(2, max);
+	ASSERT_EQ(-1, pi_open(config, 3, PI_PERIOD, false, -1));
+	ASSERT_EQ(EOPNOTSUPP, errno);
+}
+
+/*
+ * instructions:uppp. Where PEBS covers the fixed counters and fixed
+ * counter 0 distributes precisely, the event goes there alone, so a
+ * group of two cannot be scheduled (-EINVAL at the second open), while
+ * :upp pairs fit (fixed_and_gp). On format 3 (Skylake) precise_ip 3 is
+ * accepted and placed as 2 is. Either way its samples are exact.
+ */
+TEST_F(pebs, ppp_instructions_on_fixed_0)
+{
+	int a, b, n;
+	void *ra;
+
+	if (pebs_on_fixed() && pdist_kind() == PDIST_NONE) {
+		ppp_refused(_metadata, self->max, PERF_COUNT_HW_INSTRUCTIONS);
+		return;
+	}
+	ASSERT_EQ(3, self->max);
+	a = pi_open(PERF_COUNT_HW_INSTRUCTIONS, 3, PI_PERIOD, false, -1);
+	ASSERT_GE(a, 0) TH_LOG("open: %s", strerror(errno));
+	b = pi_open(PERF_COUNT_HW_INSTRUCTIONS, 3, PI_PERIOD2, false, a);
+	if (pebs_on_fixed()) {
+		ASSERT_EQ(-1, b);
+		ASSERT_EQ(EINVAL, errno);
+	} else {
+		ASSERT_GE(b, 0) TH_LOG("open member: %s", strerror(errno));
+		close(b);
+	}
+	ra = perf_map_ring(a, RING_PAGES);
+	ASSERT_NE(MAP_FAILED, ra);
+	ioctl(a, PERF_EVENT_IOC_ENABLE, 0);
+	pi_work(PI_ITERS);
+	ioctl(a, PERF_EVENT_IOC_DISABLE, 0);
+	n = pi_samples(ra, false, self->s, MAX_SAMPLES);
+	ASSERT_GT(pi_check(self->s, n, self->l, PI_PERIOD, true), 100);
+	perf_unmap_ring(ra, RING_PAGES);
+	close(a);
+}
+
+/*
+ * branches:uppp: where general-purpose counter 0 distributes precisely
+ * every such event must go there, so two in a group cannot be scheduled;
+ * on Ice Lake, whose only distributing counter is fixed 0, and on format
+ * 3, they fit as :upp ones do. The samples are on the branch itself.
+ */
+TEST_F(pebs, ppp_branches_on_counter_0)
+{
+	int a, b;
+
+	if (pebs_on_fixed() && pdist_kind() == PDIST_NONE) {
+		ppp_refused(_metadata, self->max, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+		return;
+	}
+	ASSERT_EQ(3, self->max);
+	a = pi_open(PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 3, BR_PERIOD, false,
+		    -1);
+	ASSERT_GE(a, 0) TH_LOG("open: %s", strerror(errno));
+	b = pi_open(PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 3, BR_PERIOD, false,
+		    a);
+	if (pdist_kind() == PDIST_GP0) {
+		ASSERT_EQ(-1, b);
+		ASSERT_EQ(EINVAL, errno);
+	} else {
+		ASSERT_GE(b, 0) TH_LOG("open member: %s", strerror(errno));
+		close(b);
+	}
+	close(a);
+	br_check(_metadata, self->s, self->l, 3, 4, true);
+}
+
+/*
  * REGS_INTR of a precise sample: the registers at the eventing
  * instruction (after it, as the record has them; the loop leaves all but
  * rax, rcx and rdi alone), and its IP the eventing IP, exact.
