@@ -35,13 +35,14 @@
 # arch perfmon v5 (GenuineIntel, the default), the AMD core PMU with
 # PerfMonV2 (AuthenticAMD), the same with only the four legacy counters
 # (perfctr-core=off), or -cpu max without a PMU; or a real part's
-# identity, whose PMU follows its family/model (rig/qemu patches 0014,
-# 0015): skylake (Skylake-Client: perfmon v4, 4 GP counters, AnyThread,
+# identity, whose PMU follows its family/model (rig/qemu patches 0014 to
+# 0016): skylake (Skylake-Client: perfmon v4, 4 GP counters, AnyThread,
 # PEBS format 3, model-specific LBRs), icelake (Icelake-Server as model
 # 0x6A: v5, 8 GP counters, PEBS format 4, model-specific LBRs),
 # sapphirerapids (Icelake-Server's features, family 6 model 0x8F: v5,
 # PEBS format 4, arch LBRs), zen3 (EPYC-Milan: PerfCtrExtCore, no
-# PerfMonV2), zen4 (EPYC-Milan's features, model 0x11: PerfMonV2).
+# PerfMonV2), zen4 (EPYC-Milan's features, model 0x11: PerfMonV2,
+# LbrExtV2 with 16 entries).
 # Exit status: 0 when the guest powered itself off, 124 on timeout.
 source "$(dirname "$0")/lib.sh"
 

@@ -29,7 +29,8 @@
 #   spr   -cpu Icelake-Server,model=143,stepping=8,pmu=on
 #                                         06_8FH: as icl, with arch LBRs, no legacy ones
 #   zen3  -cpu EPYC-Milan,pmu=on          19_01H: PerfCtrExtCore, no PerfMonV2
-#   zen4  -cpu EPYC-Milan,model=17,pmu=on 19_11H: PerfCtrExtCore, PerfMonV2
+#   zen4  -cpu EPYC-Milan,model=17,pmu=on 19_11H: PerfCtrExtCore, PerfMonV2,
+#                                         LbrExtV2 (16 entries)
 #
 # Prints each run's TAP (its tests named "model:" under icount and
 # "model/noicount:" without) and "N passed, N failed"; exits non-zero on

@@ -27,6 +27,12 @@
  * record format 3 (the 0C8H record field by field, EventingIP and the
  * trap-like RIP, PMC0-3 only, the reload, the threshold, a full buffer).
  *
+ * On the Zen 4 identity ("id=zen4"): AMD's LbrExtV2 (patch 0016: CPUID
+ * 8000_0022H, DBG_EXTN_CFG.LBRV2EN, LBR_SELECT's every filter bit, the 16
+ * LBR_FROM/LBR_TO pairs with entry 0 the youngest, TO's Valid and Spec
+ * bits, freeze on PMI with PerfCntrGlobalStatus.LbrFreeze); no other AMD
+ * model may have it.
+ *
  * Exact-count conventions (as KVM's pmu_counters_test.c has them): the
  * WRMSR that enables a counter does not count, the one that disables it
  * does; an instruction counts at the privilege level it started at.
@@ -2655,9 +2661,340 @@ static void test_intel(void)
 	}
 }
 
+/*
+ * AMD's Last Branch Record Extension Version 2 (APM vol. 2, "Last Branch
+ * Record Stack"), on the Zen 4 identity only: CPUID 8000_0022H EAX[1]
+ * LbrExtV2 and EAX[2] LbrAndPmcFreeze, EBX[9:4] LbrV2StackSz 16;
+ * DBG_EXTN_CFG.LBRV2EN (bit 6) enables; LBR_SELECT's bits 8:0 suppress
+ * what they name; LBR_FROM(i)/LBR_TO(i) at C001_0300H + 2i/+ 2i + 1, entry
+ * 0 the youngest (no TOS register); FROM bit 63 the mispredict flag (0),
+ * TO bit 63 Valid (1), bit 62 Spec (0: a retired branch), bit 61
+ * reserved (0).  The same recorder as the Intel LBRs: FROM as it is, also
+ * from a CPL suppressed.  Freeze on PMI: IA32_DEBUGCTL bit 11, and
+ * PerfCntrGlobalStatus bit 58 (LbrFreeze) until PerfCntrGlobalStatusClr
+ * clears it.
+ */
+#define A_LBR_SELECT 0xc000010e
+#define A_DBG_EXTN_CFG 0xc000010f
+#define A_LBR_FROM(i) (0xc0010300 + 2 * (i))
+#define A_LBR_TO(i) (0xc0010301 + 2 * (i))
+#define A_LBR_NR 16
+#define LBRV2EN BIT(6)
+#define A_TO_VALID BIT_ULL(63)
+#define A_TO_SPEC BIT_ULL(62)
+
+/* every entry 0, as a driver resets them */
+static void albr_reset(void)
+{
+	u32 x;
+
+	for (x = 0; x < A_LBR_NR; x++) {
+		wrmsr(A_LBR_FROM(x), 0);
+		wrmsr(A_LBR_TO(x), 0);
+	}
+}
+
+/*
+ * want[0..n-1] oldest first: entry 0 is want[n-1], entry 1 want[n-2], ...
+ * (the youngest 16), FROM as it is, TO with Valid set and Spec clear; the
+ * entries after them 0
+ */
+static void albr_check(const struct lbr_rec *want, int n, const char *what)
+{
+	int x, bad = -1;
+	u64 f = 0, t = 0;
+
+	for (x = 0; x < A_LBR_NR && bad < 0; x++) {
+		f = rdmsr(A_LBR_FROM(x));
+		t = rdmsr(A_LBR_TO(x));
+		if (x < n) {
+			const struct lbr_rec *r = &want[n - 1 - x];
+
+			if (f != r->from || t != (r->to | A_TO_VALID) || fault)
+				bad = x;
+		} else if (f || t || fault) {
+			bad = x;
+		}
+	}
+	report(bad < 0, what);
+	if (bad >= 0) {
+		note("first wrong entry (0 the youngest): ", bad);
+		puts("#   from "); puthex(f); puts(" to "); puthex(t); puts("\n");
+		if (bad < n) {
+			puts("#   want from "); puthex(want[n - 1 - bad].from);
+			puts(" to "); puthex(want[n - 1 - bad].to | A_TO_VALID); puts("\n");
+		}
+	}
+}
+
+/* an entry holds the kth JMP of branch_block (from k = 1) */
+static int albr_has_jmp(u32 k)
+{
+	u32 x;
+
+	for (x = 0; x < A_LBR_NR; x++)
+		if (rdmsr(A_LBR_FROM(x)) == (u32)branch_block_jmps + 2 * (k - 1) &&
+		    rdmsr(A_LBR_TO(x)) == (A_TO_VALID | ((u32)branch_block_jmps + 2 * k)))
+			return 1;
+	return 0;
+}
+
+/* entries 0 to min(k, 16) - 1 are the kth JMP of branch_block, k - 1, ... */
+static void albr_top(u32 k, const char *what)
+{
+	u32 x, n = k < A_LBR_NR ? k : A_LBR_NR;
+	u64 f = 0, t = 0;
+
+	for (x = 0; x < n; x++) {
+		f = rdmsr(A_LBR_FROM(x));
+		t = rdmsr(A_LBR_TO(x));
+		if (f != (u32)branch_block_jmps + 2 * (k - 1 - x) ||
+		    t != (A_TO_VALID | ((u32)branch_block_jmps + 2 * (k - x))))
+			break;
+	}
+	report(x == n, what);
+	if (x < n) {
+		note("first wrong entry: ", x);
+		puts("#   from "); puthex(f); puts(" to "); puthex(t); puts("\n");
+	}
+}
+
+static void test_amd_lbr(u32 eax, u32 ebx)
+{
+	static const u32 types[] = { SEL_JCC, SEL_REL_JMP, SEL_IND_JMP, SEL_REL_CALL,
+				     SEL_IND_CALL, SEL_RET, SEL_FAR };
+	static const char *const only_names[] = {
+		"LbrExtV2: all but Jcc (bit 2) suppressed: the taken JZ, LOOP and JECXZ",
+		"LbrExtV2: all but near rel JMP (bit 7) suppressed: the JMP rel8",
+		"LbrExtV2: all but near ind JMP (bit 6) suppressed: the JMP *%eax",
+		"LbrExtV2: all but near rel CALL (bit 3) suppressed: the CALL rel32",
+		"LbrExtV2: all but near ind CALL (bit 4) suppressed: the CALL *%eax",
+		"LbrExtV2: all but near RET (bit 5) suppressed: the two RETs",
+		"LbrExtV2: all but far (bit 8) suppressed: INT, IRET, far JMP, CALL, RET",
+	};
+	static const char *const not_names[] = {
+		"LbrExtV2: Jcc (bit 2) suppresses the conditional branches alone",
+		"LbrExtV2: near rel JMP (bit 7) suppresses the JMP rel8 alone",
+		"LbrExtV2: near ind JMP (bit 6) suppresses the JMP *%eax alone",
+		"LbrExtV2: near rel CALL (bit 3) suppresses the CALL rel32 alone",
+		"LbrExtV2: near ind CALL (bit 4) suppresses the CALL *%eax alone",
+		"LbrExtV2: near RET (bit 5) suppresses the RETs alone",
+		"LbrExtV2: far (bit 8) suppresses the far transfers alone",
+	};
+	static const u32 ks[] = { 7, 16, 32 };
+	struct lbr_rec all[LBR_NR_BRANCHES];
+	int n = lbr_branches(all), m;
+	struct lbr_rec sub[64];
+	u32 i, k;
+	u64 v;
+
+	eq((eax >> 1) & 3, 3, "CPUID 8000_0022H EAX: LbrExtV2 (1), LbrAndPmcFreeze (2)");
+	eq((ebx >> 4) & 0x3f, A_LBR_NR, "CPUID 8000_0022H EBX[9:4]: LbrV2StackSz 16");
+	eq(ebx & 0xf, 6, "CPUID 8000_0022H EBX[3:0]: still 6 core counters");
+	wrmsr(A_GCTL, 0);
+	wrmsr(A_GCLR, ~0ull);
+
+	/* reset values */
+	eq(rdmsr(A_LBR_SELECT), 0, "LBR_SELECT after RESET: 0 (everything recorded)");
+	eq(rdmsr(A_DBG_EXTN_CFG), 0, "DBG_EXTN_CFG after RESET: 0 (LBRV2EN clear)");
+	eq(rdmsr(DEBUGCTL), 0, "AMD IA32_DEBUGCTL after RESET: 0");
+	v = 0;
+	for (i = 0; i < A_LBR_NR; i++)
+		v |= rdmsr(A_LBR_FROM(i)) | rdmsr(A_LBR_TO(i));
+	report(!v && !fault, "LBR_FROM/LBR_TO 0-15 after RESET: 0, no #GP");
+
+	/* written and read back, reserved bits #GP */
+	wrmsr(A_LBR_SELECT, 0x1ff);
+	report(!fault && rdmsr(A_LBR_SELECT) == 0x1ff, "LBR_SELECT: bits 8:0 written, read back");
+	wrmsr(A_LBR_SELECT, BIT(9)); gp(1, "LBR_SELECT bit 9 (reserved: no call stack) #GP");
+	wrmsr(A_LBR_SELECT, BIT_ULL(63)); gp(1, "LBR_SELECT bit 63 (reserved) #GP");
+	eq(rdmsr(A_LBR_SELECT), 0x1ff, "LBR_SELECT unchanged by the faulting writes");
+	wrmsr(A_LBR_SELECT, 0);
+	wrmsr(A_DBG_EXTN_CFG, LBRV2EN);
+	v = rdmsr(A_DBG_EXTN_CFG);
+	wrmsr(A_DBG_EXTN_CFG, 0);
+	report(!fault && v == LBRV2EN, "DBG_EXTN_CFG: LBRV2EN (bit 6) written, read back");
+	wrmsr(A_DBG_EXTN_CFG, BIT(0)); gp(1, "DBG_EXTN_CFG bit 0 (reserved) #GP");
+	wrmsr(A_DBG_EXTN_CFG, BIT(7)); gp(1, "DBG_EXTN_CFG bit 7 (reserved) #GP");
+	wrmsr(A_DBG_EXTN_CFG, BIT_ULL(63) | LBRV2EN); gp(1, "DBG_EXTN_CFG bit 63 (reserved) #GP");
+	eq(rdmsr(A_DBG_EXTN_CFG), 0, "DBG_EXTN_CFG unchanged by the faulting writes");
+	wrmsr(DEBUGCTL, BIT(11));
+	eq(rdmsr(DEBUGCTL), BIT(11), "AMD IA32_DEBUGCTL: FREEZE_LBRS_ON_PMI (11) reads back");
+	wrmsr(DEBUGCTL, 0);
+	wrmsr(A_LBR_FROM(5), 0xffffffff81234567ull);
+	wrmsr(A_LBR_TO(5), A_TO_VALID | 0x1fffffff81234568ull);
+	report(!fault, "LBR_FROM(5), LBR_TO(5) written");
+	eq(rdmsr(A_LBR_FROM(5)), 0xffffffff81234567ull, "LBR_FROM(5) (C001_030AH) reads back");
+	eq(rdmsr(A_LBR_TO(5)), A_TO_VALID | 0x1fffffff81234568ull,
+	   "LBR_TO(5) (C001_030BH) reads back");
+	wrmsr(A_LBR_FROM(15), 0x15); wrmsr(A_LBR_TO(15), 0x16);
+	eq(rdmsr(A_LBR_FROM(15)) + rdmsr(A_LBR_TO(15)), 0x2b,
+	   "LBR_FROM(15), LBR_TO(15) (C001_031EH, C001_031FH): written, read back");
+	albr_reset();
+	v = 0;
+	for (i = 0; i < A_LBR_NR; i++)
+		v |= rdmsr(A_LBR_FROM(i)) | rdmsr(A_LBR_TO(i));
+	eq(v, 0, "LbrExtV2: the 32 entry MSRs written 0, read 0");
+
+	/* every kind of branch: entry 0 the youngest, Valid, not Spec */
+	lbr_block(A_DBG_EXTN_CFG, LBRV2EN, 0);
+	albr_check(all, n, "LbrExtV2: every kind of branch, 14 records, entry 0 the youngest");
+	report(rdmsr(A_LBR_TO(0)) & A_TO_VALID && !(rdmsr(A_LBR_TO(0)) & A_TO_SPEC) &&
+	       !(rdmsr(A_LBR_FROM(0)) >> 63),
+	       "LbrExtV2: a record: TO Valid (63) set, Spec (62) clear; FROM mispredict (63) 0");
+	eq(rdmsr(A_DBG_EXTN_CFG), 0, "LbrExtV2: DBG_EXTN_CFG as written (0) after the block");
+	albr_reset();
+	lbr_block(A_DBG_EXTN_CFG, 0, 0);
+	albr_check(all, 0, "LbrExtV2: LBRV2EN clear: nothing recorded");
+	lbr_block(DEBUGCTL, 1, 0);
+	albr_check(all, 0, "LbrExtV2: IA32_DEBUGCTL.LBR (bit 0) does not enable the stack");
+	wrmsr(A_LBR_SELECT, SEL_CPL_NEQ_0);
+	lbr_block(A_DBG_EXTN_CFG, LBRV2EN, 0);
+	albr_check(all, n, "LbrExtV2: CPL > 0 suppressed (bit 1) at CPL 0: everything recorded");
+	albr_reset();
+	wrmsr(A_LBR_SELECT, SEL_CPL_EQ_0);
+	lbr_block(A_DBG_EXTN_CFG, LBRV2EN, 0);
+	albr_check(all, 0, "LbrExtV2: CPL 0 suppressed (bit 0) at CPL 0: nothing recorded");
+	wrmsr(A_LBR_SELECT, SEL_TYPES);
+	lbr_block(A_DBG_EXTN_CFG, LBRV2EN, 0);
+	albr_check(all, 0, "LbrExtV2: every branch type suppressed: nothing recorded");
+	for (i = 0; i < 7; i++) {
+		albr_reset();
+		wrmsr(A_LBR_SELECT, SEL_TYPES & ~types[i]);
+		lbr_block(A_DBG_EXTN_CFG, LBRV2EN, 0);
+		m = leg_filter(all, n, SEL_TYPES & ~types[i], sub);
+		albr_check(sub, m, only_names[i]);
+		albr_reset();
+		wrmsr(A_LBR_SELECT, types[i]);
+		lbr_block(A_DBG_EXTN_CFG, LBRV2EN, 0);
+		m = leg_filter(all, n, types[i], sub);
+		albr_check(sub, m, not_names[i]);
+	}
+	wrmsr(A_LBR_SELECT, 0);
+
+	/* 16 deep: 32 JMPs leave the last 16; 14 more push out 14 of them */
+	albr_reset();
+	wrmsr(A_LBR_SELECT, SEL_TYPES & ~SEL_REL_JMP);
+	branch_block(A_DBG_EXTN_CFG, LBRV2EN, 0);
+	for (i = 0; i < 32; i++) {
+		sub[i].from = (u32)branch_block_jmps + 2 * i;
+		sub[i].to = sub[i].from + 2;
+	}
+	albr_check(sub, 32, "LbrExtV2: 32 JMPs: entries 0-15 the 32nd to the 17th");
+	wrmsr(A_LBR_SELECT, 0);
+	lbr_block(A_DBG_EXTN_CFG, LBRV2EN, 0);
+	for (i = 0; i < (u32)n; i++)
+		sub[32 + i] = all[i];
+	albr_check(sub + 14, 32, "LbrExtV2: 14 more: entries 14 and 15 the 32nd and 31st JMP");
+	/* entries written are kept under the new records */
+	albr_reset();
+	wrmsr(A_LBR_FROM(0), 0x1111);
+	wrmsr(A_LBR_TO(0), A_TO_VALID | 0x2222);
+	wrmsr(A_LBR_SELECT, SEL_TYPES & ~SEL_REL_JMP);
+	lbr_block(A_DBG_EXTN_CFG, LBRV2EN, 0);
+	wrmsr(A_LBR_SELECT, 0);
+	report(rdmsr(A_LBR_FROM(0)) == (u32)lbr_jmp && rdmsr(A_LBR_FROM(1)) == 0x1111 &&
+	       rdmsr(A_LBR_TO(1)) == (A_TO_VALID | 0x2222) && !rdmsr(A_LBR_TO(2)),
+	       "LbrExtV2: a written entry 0 becomes entry 1 under the next record");
+
+	/* CPL: FROM as it is, also from a CPL suppressed */
+	albr_reset();
+	run_user(A_DBG_EXTN_CFG, LBRV2EN, 0, 2);
+	sub[0].from = (u32)user_iret; sub[0].to = (u32)user_entry;
+	sub[1].from = (u32)user_entry + 2; sub[1].to = sub[1].from;
+	sub[2].from = (u32)user_entry + 4; sub[2].to = (u32)int80_entry;
+	albr_check(sub, 3, "LbrExtV2 at CPL 3: IRET to CPL 3, LOOP, INT $0x80 to CPL 0");
+	albr_reset();
+	wrmsr(A_LBR_SELECT, SEL_CPL_EQ_0);
+	run_user(A_DBG_EXTN_CFG, LBRV2EN, 0, 2);
+	albr_check(sub, 2, "LbrExtV2: CPL 0 suppressed: the IRET to CPL 3 (FROM as is), the LOOP");
+	albr_reset();
+	wrmsr(A_LBR_SELECT, SEL_CPL_NEQ_0);
+	run_user(A_DBG_EXTN_CFG, LBRV2EN, 0, 2);
+	albr_check(sub + 2, 1, "LbrExtV2: CPL > 0 suppressed: the INT from CPL 3 (FROM as is)");
+	wrmsr(A_LBR_SELECT, 0);
+
+	/*
+	 * Freeze on PMI: branches retired (0xC2) overflow at the kth JMP;
+	 * the PMI sets LbrFreeze (58) with the counter's bit, entry 0 is that
+	 * JMP, nothing more is recorded (not the PMI either) until
+	 * PerfCntrGlobalStatusClr clears it. The handler does not clear it.
+	 * Near relative JMPs only: the CALL of branch_block() is not kept.
+	 */
+	wrmsr(A_LBR_SELECT, SEL_TYPES & ~SEL_REL_JMP);
+	for (i = 0; i < ARRAY_SIZE(ks); i++) {
+		k = ks[i];
+		albr_reset();
+		pmi_setup(A_GSTATUS, K7_CTR0, 0);
+		wrmsr(K7_CTR0, -(u64)k & MASK48);
+		wrmsr(K7_SEL0, 0xc2 | USR | OS | INT | EN);
+		wrmsr(DEBUGCTL, BIT(11));
+		wrmsr(A_DBG_EXTN_CFG, LBRV2EN);
+		branch_block(A_GCTL, 1, 0);
+		report(nmis == 1 && nmi_status == (1 | LBR_FRZ), k == 7 ?
+		       "LbrExtV2 freeze on PMI (JMP 7): one PMI, GlobalStatus bits 0 and 58" :
+		       k == 16 ?
+		       "LbrExtV2 freeze on PMI (JMP 16): one PMI, GlobalStatus bits 0 and 58" :
+		       "LbrExtV2 freeze on PMI (JMP 32): one PMI, GlobalStatus bits 0 and 58");
+		if (nmis != 1 || nmi_status != (1 | LBR_FRZ)) {
+			note("PMIs: ", nmis);
+			puts("#   status "); puthex(nmi_status); puts("\n");
+		}
+		albr_top(k, k == 7 ?
+			   "LbrExtV2 freeze: entry 0 the 7th JMP (it overflowed), then 6-1" :
+			   k == 16 ?
+			   "LbrExtV2 freeze: entry 0 the 16th JMP (it overflowed), then 15-1" :
+			   "LbrExtV2 freeze: entry 0 the 32nd JMP (it overflowed), then 31-17");
+		eq(rdmsr(A_GSTATUS) & LBR_FRZ, LBR_FRZ, "LbrExtV2 freeze: LbrFreeze stays set");
+		eq(rdmsr(A_DBG_EXTN_CFG), LBRV2EN, "LbrExtV2 freeze: LBRV2EN left alone");
+		branch_block(A_DBG_EXTN_CFG, LBRV2EN, 0);
+		albr_top(k, "LbrExtV2 freeze: frozen, more JMPs are not recorded");
+		wrmsr(A_GCLR, 1 | LBR_FRZ);
+		eq(rdmsr(A_GSTATUS), 0,
+		   "LbrExtV2 freeze: PerfCntrGlobalStatusClr clears LbrFreeze");
+		wrmsr(K7_SEL0, 0);
+		albr_reset();
+		branch_block(A_DBG_EXTN_CFG, LBRV2EN, 0);
+		report(albr_has_jmp(32),
+		       "LbrExtV2 freeze: recording again once LbrFreeze is cleared");
+	}
+	wrmsr(DEBUGCTL, 0);
+	wrmsr(A_LBR_SELECT, 0);
+	/* PerfCntrGlobalStatusSet.LbrFreeze freezes the stack too */
+	albr_reset();
+	wrmsr(A_GSET, LBR_FRZ);
+	eq(rdmsr(A_GSTATUS), LBR_FRZ, "PerfCntrGlobalStatusSet sets LbrFreeze (58)");
+	branch_block(A_DBG_EXTN_CFG, LBRV2EN, 0);
+	wrmsr(A_GCLR, LBR_FRZ);
+	report(!albr_has_jmp(32) && !rdmsr(A_LBR_TO(0)),
+	       "LbrExtV2: LbrFreeze set by PerfCntrGlobalStatusSet: nothing recorded");
+
+	/* without FREEZE_LBRS_ON_PMI: the PMI's delivery and its IRET */
+	albr_reset();
+	pmi_setup(A_GSTATUS, K7_CTR0, A_GCLR);
+	wrmsr(A_LBR_SELECT, SEL_TYPES & ~SEL_FAR);
+	wrmsr(K7_CTR0, -28ull & MASK48);
+	wrmsr(K7_SEL0, 0xc2 | USR | OS | INT | EN);
+	wrmsr(A_DBG_EXTN_CFG, LBRV2EN);
+	branch_block(A_GCTL, 1, 0);
+	wrmsr(A_DBG_EXTN_CFG, 0);
+	report(nmis == 1 && !(nmi_status & LBR_FRZ),
+	       "LbrExtV2 without freeze: one PMI, no LbrFreeze");
+	report(rdmsr(A_LBR_FROM(1)) == (u32)branch_block_jmps + 56 &&
+	       rdmsr(A_LBR_TO(1)) == (A_TO_VALID | (u32)nmi_entry) &&
+	       rdmsr(A_LBR_TO(0)) == (A_TO_VALID | ((u32)branch_block_jmps + 56)) &&
+	       !rdmsr(A_LBR_TO(2)),
+	       "LbrExtV2 without freeze, far alone: the PMI at the 29th JMP, then its IRET");
+	wrmsr(K7_SEL0, 0);
+	wrmsr(A_GCLR, ~0ull);
+	wrmsr(A_LBR_SELECT, 0);
+	albr_reset();
+}
+
 static void test_amd(void)
 {
-	u32 a, b, c, d, xlevel, i, n, v2 = 0, core, ncore = 0;
+	u32 a, b, c, d, xlevel, i, n, v2 = 0, core, ncore = 0, lbrv2 = 0;
+	u32 e22a = 0, e22b = 0;
 	u32 ctl, on;
 	/* 0xC2, 0xD1 (conditional), 0xC3 (mispredicted) */
 	struct br_pmu amd_br = {
@@ -2671,6 +3008,9 @@ static void test_amd(void)
 		cpuid(0x80000022, &a, &b, &c, &d);
 		v2 = a & 1;
 		ncore = b & 0xf;
+		lbrv2 = v2 && (a & 2);
+		e22a = a;
+		e22b = b;
 		puts("# cpuid 0x80000022: eax="); puthex(a); puts(" ebx="); puthex(b); puts("\n");
 	}
 	n = core ? 6 : 4;
@@ -2679,6 +3019,9 @@ static void test_amd(void)
 	if (ident == ID_ZEN3 || ident == ID_ZEN4) {
 		eq(core, 1, "identity: PerfCtrExtCore (CPUID 8000_0001H:ECX[23])");
 		eq(v2, ident == ID_ZEN4, "identity: PerfMonV2 on Zen 4, not on Zen 3");
+		eq(lbrv2, ident == ID_ZEN4, "identity: LbrExtV2 on Zen 4, not on Zen 3");
+	} else {
+		eq(lbrv2, 0, "no LbrExtV2 but on a Zen 4 identity (CPUID 8000_0022H EAX[1])");
 	}
 	cpuid(0xa, &a, &b, &c, &d);
 	eq(a, 0, "CPUID 0xA is 0 on AMD");
@@ -2870,6 +3213,8 @@ static void test_amd(void)
 	amd_br.status = v2 ? A_GSTATUS : 0;
 	amd_br.ack = v2 ? A_GCLR : 0;
 	test_branches(&amd_br);
+	if (lbrv2)
+		test_amd_lbr(e22a, e22b);
 	cpuid(0, &a, &b, &c, &d);
 	test_no_arch_lbr(a);
 	test_no_pebs("AMD", 0);
