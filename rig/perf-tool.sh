@@ -30,7 +30,10 @@
 # The last two need an LBR (arch_lbr in /proc/cpuinfo: the Intel model,
 # rig/qemu patch 12; or a family 6 model with the model-specific LBR,
 # which CPUID does not enumerate: the Skylake and Ice Lake identities,
-# rig/qemu patch 15) and are skipped without one.
+# rig/qemu patch 15; or AMD's LbrExtV2, amd_lbr_v2: the Zen 4 identity,
+# rig/qemu patch 16) and are skipped without one. LbrExtV2 has no
+# call-stack mode: there lbr_callchain checks that perf record
+# --call-graph lbr is refused.
 #
 # Without a host share or without perf on the host every test is
 # reported as skipped, never failed.
@@ -175,7 +178,11 @@ legacy_lbr() {
 	return 1
 }
 
-if ! grep -q ' arch_lbr' /proc/cpuinfo && ! legacy_lbr; then
+# AMD's LbrExtV2: a branch stack, no call-stack mode
+amd_lbr=0
+grep -q ' amd_lbr_v2' /proc/cpuinfo && ! grep -q ' arch_lbr' /proc/cpuinfo &&
+	amd_lbr=1
+if ! grep -q ' arch_lbr' /proc/cpuinfo && ! legacy_lbr && [ $amd_lbr = 0 ]; then
 	result ok brstack "SKIP no LBR on this CPU"
 	result ok lbr_callchain "SKIP no LBR on this CPU"
 	exit 0
@@ -200,7 +207,21 @@ else
 	head -5 /tmp/brstack.txt | sed 's/^/# /'
 fi
 
-# 10. perf record --call-graph lbr: callchains from the LBR call stack
+# 10. perf record --call-graph lbr: callchains from the LBR call stack;
+# refused where the LBR has no call-stack mode (AMD's LbrExtV2)
+if [ $amd_lbr = 1 ]; then
+	hp record -N --call-graph lbr -e instructions:u -c 100003 \
+		-o /tmp/lbr.data /tmp/hotspots 1 > /tmp/lbr.log 2>&1
+	rc=$?
+	echo "# lbr_callchain: AMD LbrExtV2, perf record --call-graph lbr exit $rc"
+	if [ $rc != 0 ]; then
+		result ok lbr_callchain "refused: LbrExtV2 has no call-stack mode"
+	else
+		result not-ok lbr_callchain "LbrExtV2 has no call-stack mode, yet perf record --call-graph lbr succeeded"
+	fi
+	tail -3 /tmp/lbr.log | sed 's/^/# /'
+	exit 0
+fi
 hp record -N --call-graph lbr -e instructions:u -c 100003 -o /tmp/lbr.data \
 	/tmp/hotspots 1 > /tmp/lbr.log 2>&1
 rc=$?

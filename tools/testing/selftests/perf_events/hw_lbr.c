@@ -9,15 +9,18 @@
  * taken inside it must carry exactly the last N of them (N the depth in
  * caps/branches), youngest first, each with its source, target and type,
  * and only those of the kinds the event selects. The rig's emulated x86
- * PMU (rig/qemu) records branches exactly as the SDM's Arch LBR does, and
- * on the Skylake and Ice Lake identities as their model-specific LBR
- * does. The events ask for the branch types (TYPE_SAVE), which the
- * model-specific LBR gives only then.
+ * PMU (rig/qemu) records branches exactly as the SDM's Arch LBR does, on
+ * the Skylake and Ice Lake identities as their model-specific LBR does,
+ * and on the Zen 4 identity as AMD's LbrExtV2 does. The events ask for the
+ * branch types (TYPE_SAVE), which the model-specific LBR and LbrExtV2
+ * give only then.
  *
  * Runs where the CPU has an LBR the kernel should drive: x86 with
- * "arch_lbr" in /proc/cpuinfo, which the CPU reports whatever perf does,
- * or a model with the model-specific LBR (cpu_has_lbr()). Everywhere else
- * every test SKIPs (rig/xfail.list).
+ * "arch_lbr" or "amd_lbr_v2" in /proc/cpuinfo, which the CPU reports
+ * whatever perf does, or a model with the model-specific LBR
+ * (cpu_has_lbr()). Everywhere else every test SKIPs (rig/xfail.list).
+ * LbrExtV2 has no call-stack mode: there a call-stack event is refused
+ * (EOPNOTSUPP).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,6 +41,12 @@
 
 #define MAX_DEPTH	64
 #define RING_PAGES	128
+
+/* AMD's LbrExtV2: entry 0 the youngest, no call-stack mode */
+static bool lbr_amd(void)
+{
+	return cpu_has_flag("amd_lbr_v2") && !cpu_has_flag("arch_lbr");
+}
 
 #if defined(__x86_64__)
 /*
@@ -344,8 +353,8 @@ static int lbr_run(struct __test_metadata *_metadata, struct lbr_sample *smp,
 	int len = lbr_cycle(sys, cycle);
 	int fd, n, i, inside = 0, full = 0, cut = 0;
 	int want = sys ? depth * 7 / 8 : depth - 2;
-	/* Arch LBR: entry 0 is the youngest; else the TOS, a slot */
-	bool arch = cpu_has_flag("arch_lbr");
+	/* Arch LBR and LbrExtV2: entry 0 is the youngest; else the TOS */
+	bool arch = cpu_has_flag("arch_lbr") || lbr_amd();
 	void *ring;
 
 	fd = lbr_open(bst, 5003, 0, -1);
@@ -629,6 +638,14 @@ TEST_F(lbr, call_stack_survives_a_sleep)
 	void *ring;
 
 	fd = lbr_open(PERF_SAMPLE_BRANCH_CALL_STACK, 5003, 0, -1);
+	if (lbr_amd()) {
+		/* LbrExtV2 has no call-stack mode */
+		EXPECT_EQ(-1, fd);
+		EXPECT_EQ(EOPNOTSUPP, errno);
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
 	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
 	ring = perf_map_ring(fd, RING_PAGES);
 	ASSERT_NE(MAP_FAILED, ring);
@@ -670,10 +687,14 @@ TEST_F(lbr, call_stack_survives_a_sleep)
 	close(fd);
 }
 
-/* Filters no CPU logs, and call-stack mode beside other kinds. */
+/*
+ * Filters no CPU logs, and call-stack mode beside other kinds (refused
+ * whatever it is beside where the LBR has no call-stack mode).
+ */
 TEST_F(lbr, errors)
 {
 	struct perf_event_attr attr;
+	bool no_cs = lbr_amd();
 	int fd;
 
 	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
@@ -690,13 +711,18 @@ TEST_F(lbr, errors)
 				  PERF_SAMPLE_BRANCH_COND;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	EXPECT_EQ(-1, fd);
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(no_cs ? EOPNOTSUPP : EINVAL, errno);
 
 	attr.branch_sample_type = PERF_SAMPLE_BRANCH_CALL_STACK |
 				  PERF_SAMPLE_BRANCH_CALL;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	EXPECT_LE(0, fd) TH_LOG("call stack and direct calls: %s",
-				strerror(errno));
+	if (no_cs) {
+		EXPECT_EQ(-1, fd);
+		EXPECT_EQ(EOPNOTSUPP, errno);
+	} else {
+		EXPECT_LE(0, fd) TH_LOG("call stack and direct calls: %s",
+					strerror(errno));
+	}
 	if (fd >= 0)
 		close(fd);
 }

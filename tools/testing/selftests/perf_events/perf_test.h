@@ -341,11 +341,11 @@ static inline long cpuinfo_field(const char *key, const char *str)
 }
 
 /*
- * Does the CPU have an LBR the kernel should drive? Arch LBR is in the
- * flags; the model-specific LBR of format 5 (32 entries) is not
- * enumerated, so it is the family 6 models the SDM lists with it:
- * Skylake, Kaby/Coffee/Comet Lake, Skylake-SP, Ice Lake client and
- * server, Tiger Lake, Rocket Lake.
+ * Does the CPU have an LBR the kernel should drive? Arch LBR and AMD's
+ * LbrExtV2 (CPUID 8000_0022H EAX[1], Zen 4 on) are in the flags; the
+ * model-specific LBR of format 5 (32 entries) is not enumerated, so it is
+ * the family 6 models the SDM lists with it: Skylake, Kaby/Coffee/Comet
+ * Lake, Skylake-SP, Ice Lake client and server, Tiger Lake, Rocket Lake.
  */
 static inline bool cpu_has_lbr(void)
 {
@@ -356,7 +356,7 @@ static inline bool cpu_has_lbr(void)
 	long model;
 	size_t i;
 
-	if (cpu_has_flag("arch_lbr"))
+	if (cpu_has_flag("arch_lbr") || cpu_has_flag("amd_lbr_v2"))
 		return true;
 	if (cpuinfo_field("vendor_id", "GenuineIntel") != 1 ||
 	    cpuinfo_field("cpu family", NULL) != 6 || !cpu_has_flag("pdcm"))
