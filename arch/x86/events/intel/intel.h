@@ -5,6 +5,7 @@
 #ifndef _ARCH_X86_EVENTS_INTEL_INTEL_H
 #define _ARCH_X86_EVENTS_INTEL_INTEL_H
 
+#include "../lbr_filter.h"
 #include "../pmu.h"
 
 /* the architectural events CPUID.0AH:EBX bits 0-6 enumerate */
@@ -58,46 +59,6 @@ extern const struct intel_model intel_json_models[];
 /* maps.c */
 const struct intel_model *intel_model_find(u32 vfm, u8 cpu_type);
 void intel_model_tables(struct x86_core *core);
-
-/*
- * Branch kinds, as the software filter of branch stacks sees them
- * (lbr_filter.c): the level of a branch's target, what it was, and with a
- * selection by transaction state, that state.
- */
-#define INTEL_BR_USER		BIT(0)
-#define INTEL_BR_KERNEL		BIT(1)
-#define INTEL_BR_COND		BIT(2)	/* Jcc, LOOPcc, JCXZ */
-#define INTEL_BR_JMP		BIT(3)	/* direct JMP, near or far */
-#define INTEL_BR_IND_JMP	BIT(4)
-#define INTEL_BR_CALL		BIT(5)	/* direct CALL, near or far */
-#define INTEL_BR_ZERO_CALL	BIT(6)	/* CALL to the next instruction */
-#define INTEL_BR_IND_CALL	BIT(7)
-#define INTEL_BR_RET		BIT(8)	/* RET, near or far */
-#define INTEL_BR_SYSCALL	BIT(9)	/* SYSCALL, SYSENTER */
-#define INTEL_BR_SYSRET		BIT(10)	/* SYSRET, SYSEXIT */
-#define INTEL_BR_INT		BIT(11)	/* INT3, INT n, INTO */
-#define INTEL_BR_IRET		BIT(12)
-#define INTEL_BR_IRQ		BIT(13)	/* interrupt or exception */
-#define INTEL_BR_ABORT		BIT(14)	/* transaction abort */
-#define INTEL_BR_IN_TX		BIT(15)
-#define INTEL_BR_NO_TX		BIT(16)
-#define INTEL_BR_ANY		GENMASK(14, 2)
-
-/* IA32_LBR_x_INFO.BR_TYPE (Arch LBR); 8 and up: other branch */
-#define INTEL_LBR_TYPE_COND	0
-#define INTEL_LBR_TYPE_IND_JMP	1
-#define INTEL_LBR_TYPE_REL_JMP	2
-#define INTEL_LBR_TYPE_IND_CALL	3
-#define INTEL_LBR_TYPE_REL_CALL	4
-#define INTEL_LBR_TYPE_RET	5
-/* no type recorded: classify from the instruction */
-#define INTEL_LBR_TYPE_NONE	U8_MAX
-
-/*
- * Not a kind: the sample's entries get their PERF_BR_* type (always with
- * a recorded type, else only on PERF_SAMPLE_BRANCH_TYPE_SAVE)
- */
-#define INTEL_BR_TYPE_SAVE	BIT(17)
 
 /*
  * What an event wants the LBR to record, in IA32_LBR_CTL's layout
@@ -169,13 +130,6 @@ struct intel_lbr_caps {
 	bool				cpl, filter, call_stack;
 	bool				mispred, timed, timed_valid, br_type;
 };
-
-/* lbr_filter.c */
-u32 intel_lbr_wanted(u64 bst);
-u32 intel_lbr_insn_kind(const u8 *buf, unsigned int len, bool is64);
-u32 intel_lbr_kind(u64 from, u64 to, unsigned int type);
-void intel_lbr_filter(struct perf_branch_stack *bs, const u8 *types,
-		      u32 wanted);
 
 /* lbr.c */
 s64 intel_lbr_ctl(u64 bst, const struct intel_lbr_caps *caps);

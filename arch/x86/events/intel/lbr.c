@@ -13,7 +13,7 @@
  * attr.branch_sample_type. intel_lbr_init() turns that into the LBR_CTL_*
  * bits it needs (hw.branch_reg.config), which the backend encodes for its
  * filter register; what the hardware cannot express is filtered when a
- * sample is taken (lbr_filter.c).
+ * sample is taken (../lbr_filter.c).
  *
  * One LBR per CPU. The events with a branch stack on a CPU share it, so
  * they must agree on LBR_CTL: one that does not is refused a place
@@ -442,8 +442,8 @@ void intel_lbr_disable(void)
  * The flags and cycles the probe says the LBR gives.
  *
  * Context: any (the PMI).
- * Return: the entry's LBR_INFO branch type for intel_lbr_filter(),
- * INTEL_LBR_TYPE_NONE (classify from the instruction) where the CPU
+ * Return: the entry's LBR_INFO branch type for x86_lbr_filter(),
+ * X86_LBR_TYPE_NONE (classify from the instruction) where the CPU
  * records none.
  */
 u8 intel_lbr_decode(const struct intel_lbr_rec *rec,
@@ -464,7 +464,7 @@ u8 intel_lbr_decode(const struct intel_lbr_rec *rec,
 	    (!lbr.timed_valid || (info & LBR_INFO_CYC_CNT_VALID)))
 		e->cycles = info & LBR_INFO_CYCLES;
 	return lbr.br_type ? FIELD_GET(LBR_INFO_BR_TYPE, info) :
-			     INTEL_LBR_TYPE_NONE;
+			     X86_LBR_TYPE_NONE;
 }
 
 /**
@@ -490,13 +490,13 @@ void intel_lbr_save_stack(struct perf_event *event,
 			  struct perf_branch_stack *bs, unsigned int nr,
 			  const u8 *types, u64 hw_idx)
 {
-	u32 wanted = intel_lbr_wanted(event->attr.branch_sample_type);
+	u32 wanted = x86_lbr_wanted(event->attr.branch_sample_type);
 
 	if (lbr.br_type)
-		wanted |= INTEL_BR_TYPE_SAVE;
+		wanted |= X86_BR_TYPE_SAVE;
 	bs->nr = nr;
 	bs->hw_idx = hw_idx;
-	intel_lbr_filter(bs, types, wanted);
+	x86_lbr_filter(bs, types, wanted);
 	perf_sample_save_brstack(data, event, bs, NULL);
 }
 

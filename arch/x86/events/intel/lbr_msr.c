@@ -20,7 +20,7 @@
  * SYSRET, IRET, far jumps and calls). Bit 9, EN_CALLSTACK, turns on
  * call-stack mode, which is defined only with every kind suppressed but
  * near calls and returns, as lbr.c's mapping for it leaves them. The
- * entries carry no kind of branch: lbr_filter.c reads it from the
+ * entries carry no kind of branch: ../lbr_filter.c reads it from the
  * instruction where a sample needs it.
  *
  * Context: as struct intel_lbr_ops says; the probe at boot. IA32_DEBUGCTL

@@ -123,7 +123,7 @@ static void lbr_select_untyped_stacks(struct kunit *test)
 {
 	const u64 all = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER |
 			PERF_SAMPLE_BRANCH_KERNEL;
-	u8 ty[2] = { INTEL_LBR_TYPE_RET, INTEL_LBR_TYPE_COND };
+	u8 ty[2] = { X86_LBR_TYPE_RET, X86_LBR_TYPE_COND };
 	struct perf_branch_stack *bs;
 
 	bs = kunit_kzalloc(test, struct_size(bs, entries, 2), GFP_KERNEL);
@@ -133,18 +133,18 @@ static void lbr_select_untyped_stacks(struct kunit *test)
 						     .to = 0x402000 };
 	bs->entries[1] = (struct perf_branch_entry){ .from = 0x401010,
 						     .to = 0x402000 };
-	intel_lbr_filter(bs, ty, intel_lbr_wanted(all));
+	x86_lbr_filter(bs, ty, x86_lbr_wanted(all));
 	KUNIT_EXPECT_EQ(test, bs->nr, 2);
 	KUNIT_EXPECT_EQ(test, (unsigned int)bs->entries[0].type,
 			PERF_BR_UNKNOWN);
 
-	intel_lbr_filter(bs, ty, intel_lbr_wanted(PERF_SAMPLE_BRANCH_ANY |
+	x86_lbr_filter(bs, ty, x86_lbr_wanted(PERF_SAMPLE_BRANCH_ANY |
 						  PERF_SAMPLE_BRANCH_USER));
 	KUNIT_EXPECT_EQ(test, bs->nr, 2);
 	KUNIT_EXPECT_EQ(test, (unsigned int)bs->entries[1].type,
 			PERF_BR_UNKNOWN);
 
-	intel_lbr_filter(bs, ty, intel_lbr_wanted(all |
+	x86_lbr_filter(bs, ty, x86_lbr_wanted(all |
 					PERF_SAMPLE_BRANCH_TYPE_SAVE));
 	KUNIT_EXPECT_EQ(test, bs->nr, 2);
 	KUNIT_EXPECT_EQ(test, (unsigned int)bs->entries[0].type, PERF_BR_RET);

@@ -591,7 +591,7 @@ static void pebs_regs(struct perf_event *event, struct pt_regs *regs,
 /*
  * The branch stack of a sample from the record's LBR group of @nr
  * entries at @lbrs, youngest first, up to the first empty one, and only
- * the branches @event selects (lbr_filter.c), as intel_lbr_sample()
+ * the branches @event selects (../lbr_filter.c), as intel_lbr_sample()
  * gives it from the LBR MSRs. A record holds no hardware index.
  */
 static void pebs_brstack(struct perf_event *event,

@@ -8,13 +8,13 @@
 #include <kunit/test.h>
 #include <linux/perf_event.h>
 
-#include "intel.h"
+#include "lbr_filter.h"
 
 #define USER_A	0x401000ULL
 #define USER_B	0x402000ULL
 #define KERN_A	0xffffffff81000000ULL
 
-#define T(x)	INTEL_LBR_TYPE_##x
+#define T(x)	X86_LBR_TYPE_##x
 #define OTHER	8
 
 /* a stack of @n entries from @e, filtered by @bst; returns what is left */
@@ -30,8 +30,7 @@ static u64 filter(struct kunit *test, struct perf_branch_entry *e,
 	bs->nr = n;
 	for (i = 0; i < n; i++)
 		bs->entries[i] = e[i];
-	intel_lbr_filter(bs, types,
-			 intel_lbr_wanted(bst) | INTEL_BR_TYPE_SAVE);
+	x86_lbr_filter(bs, types, x86_lbr_wanted(bst) | X86_BR_TYPE_SAVE);
 	for (i = 0; i < bs->nr; i++)
 		out[i] = bs->entries[i];
 	return bs->nr;
@@ -106,40 +105,72 @@ static void lbr_filter_other_decoded(struct kunit *test)
 		bool is64;
 		u32 kind;
 	} insns[] = {
-		{ { 0x0f, 0x05 }, 2, true, INTEL_BR_SYSCALL },	/* syscall */
-		{ { 0x0f, 0x34 }, 2, false, INTEL_BR_SYSCALL },	/* sysenter */
-		{ { 0x48, 0x0f, 0x07 }, 3, true, INTEL_BR_SYSRET }, /* sysretq */
-		{ { 0x0f, 0x35 }, 2, false, INTEL_BR_SYSRET },	/* sysexit */
-		{ { 0x48, 0xcf }, 2, true, INTEL_BR_IRET },	/* iretq */
-		{ { 0xcc }, 1, true, INTEL_BR_INT },		/* int3 */
-		{ { 0xcd, 0x80 }, 2, false, INTEL_BR_INT },	/* int $0x80 */
-		{ { 0xff, 0x18 }, 2, true, INTEL_BR_IND_CALL },	/* lcall *(%rax) */
-		{ { 0xff, 0x28 }, 2, true, INTEL_BR_IND_JMP },	/* ljmp *(%rax) */
-		{ { 0xcb }, 1, true, INTEL_BR_RET },		/* lret */
-		{ { 0xea, 0, 0, 0 }, 4, false, INTEL_BR_JMP },	/* ljmp, cut */
-		{ { 0x0f }, 1, true, INTEL_BR_ABORT },		/* 0F, cut */
-		{ { 0xe8, 0, 0, 0 }, 4, true, INTEL_BR_ZERO_CALL }, /* cut call */
+		{ { 0x0f, 0x05 }, 2, true, X86_BR_SYSCALL },	/* syscall */
+		{ { 0x0f, 0x34 }, 2, false, X86_BR_SYSCALL },	/* sysenter */
+		{ { 0x48, 0x0f, 0x07 }, 3, true, X86_BR_SYSRET }, /* sysretq */
+		{ { 0x0f, 0x35 }, 2, false, X86_BR_SYSRET },	/* sysexit */
+		{ { 0x48, 0xcf }, 2, true, X86_BR_IRET },	/* iretq */
+		{ { 0xcc }, 1, true, X86_BR_INT },		/* int3 */
+		{ { 0xcd, 0x80 }, 2, false, X86_BR_INT },	/* int $0x80 */
+		{ { 0xff, 0x18 }, 2, true, X86_BR_IND_CALL },	/* lcall *(%rax) */
+		{ { 0xff, 0x28 }, 2, true, X86_BR_IND_JMP },	/* ljmp *(%rax) */
+		{ { 0xcb }, 1, true, X86_BR_RET },		/* lret */
+		{ { 0xea, 0, 0, 0 }, 4, false, X86_BR_JMP },	/* ljmp, cut */
+		{ { 0x0f }, 1, true, X86_BR_ABORT },		/* 0F, cut */
+		{ { 0xe8, 0, 0, 0 }, 4, true, X86_BR_ZERO_CALL }, /* cut call */
 		{ { 0x90 }, 1, true, 0 },			/* nop */
 		{ { 0x0f, 0x0b }, 2, true, 0 },			/* ud2 */
 	};
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(insns); i++)
-		KUNIT_EXPECT_EQ_MSG(test, intel_lbr_insn_kind(insns[i].bytes,
-							      insns[i].len,
-							      insns[i].is64),
+		KUNIT_EXPECT_EQ_MSG(test, x86_lbr_insn_kind(insns[i].bytes,
+							    insns[i].len,
+							    insns[i].is64, NULL),
 				    insns[i].kind, "instruction %d", i);
+}
+
+/*
+ * A fused pair's first half as the source (X86_BR_FUSED): the kind is the
+ * branch's after it, and *skip the bytes before it; without a branch in
+ * the bytes, every instruction that decoded is skipped.
+ */
+static void lbr_filter_fused_decoded(struct kunit *test)
+{
+	/* cmp %rsi,%rdi; jne .; then test %eax,%eax; ret */
+	static const u8 cmp_jne[] = { 0x48, 0x39, 0xf7, 0x75, 0xfe };
+	static const u8 test_ret[] = { 0x85, 0xc0, 0xc3 };
+	static const u8 nops[] = { 0x90, 0x90, 0x90 };
+	unsigned int skip = 99;
+
+	KUNIT_EXPECT_EQ(test, x86_lbr_insn_kind(cmp_jne, sizeof(cmp_jne), true,
+						&skip), X86_BR_COND);
+	KUNIT_EXPECT_EQ(test, skip, 3);
+	KUNIT_EXPECT_EQ(test, x86_lbr_insn_kind(test_ret, sizeof(test_ret),
+						true, &skip), X86_BR_RET);
+	KUNIT_EXPECT_EQ(test, skip, 2);
+	/* the branch itself: nothing to skip */
+	KUNIT_EXPECT_EQ(test, x86_lbr_insn_kind(cmp_jne + 3, 2, true, &skip),
+			X86_BR_COND);
+	KUNIT_EXPECT_EQ(test, skip, 0);
+	/* no branch: all three decoded, then the bytes end (no opcode) */
+	KUNIT_EXPECT_EQ(test, x86_lbr_insn_kind(nops, sizeof(nops), true,
+						&skip), X86_BR_ABORT);
+	KUNIT_EXPECT_EQ(test, skip, 3);
+	/* without @skip only the first instruction counts */
+	KUNIT_EXPECT_EQ(test, x86_lbr_insn_kind(cmp_jne, sizeof(cmp_jne), true,
+						NULL), 0);
 }
 
 /* the hardware's type wins; no source or no target is no branch */
 static void lbr_filter_hw_type(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, intel_lbr_kind(KERN_A, KERN_A, T(RET)),
-			INTEL_BR_RET | INTEL_BR_KERNEL);
-	KUNIT_EXPECT_EQ(test, intel_lbr_kind(USER_A, USER_B, T(IND_CALL)),
-			INTEL_BR_IND_CALL | INTEL_BR_USER);
-	KUNIT_EXPECT_EQ(test, intel_lbr_kind(0, KERN_A, T(RET)), 0);
-	KUNIT_EXPECT_EQ(test, intel_lbr_kind(KERN_A, 0, T(RET)), 0);
+	KUNIT_EXPECT_EQ(test, x86_lbr_kind(KERN_A, KERN_A, T(RET)),
+			X86_BR_RET | X86_BR_KERNEL);
+	KUNIT_EXPECT_EQ(test, x86_lbr_kind(USER_A, USER_B, T(IND_CALL)),
+			X86_BR_IND_CALL | X86_BR_USER);
+	KUNIT_EXPECT_EQ(test, x86_lbr_kind(0, KERN_A, T(RET)), 0);
+	KUNIT_EXPECT_EQ(test, x86_lbr_kind(KERN_A, 0, T(RET)), 0);
 }
 
 /*
@@ -149,7 +180,7 @@ static void lbr_filter_hw_type(struct kunit *test)
  */
 static void lbr_filter_user_to_kernel(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, intel_lbr_kind(USER_A, KERN_A, OTHER), 0);
+	KUNIT_EXPECT_EQ(test, x86_lbr_kind(USER_A, KERN_A, OTHER), 0);
 }
 
 /* With a selection by transaction state, NO_TX ranks above IND_JMP. */
@@ -181,6 +212,7 @@ static struct kunit_case lbr_filter_cases[] = {
 	KUNIT_CASE(lbr_filter_kinds),
 	KUNIT_CASE(lbr_filter_levels),
 	KUNIT_CASE(lbr_filter_other_decoded),
+	KUNIT_CASE(lbr_filter_fused_decoded),
 	KUNIT_CASE(lbr_filter_hw_type),
 	KUNIT_CASE(lbr_filter_user_to_kernel),
 	KUNIT_CASE(lbr_filter_tx),
