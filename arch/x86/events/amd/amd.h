@@ -1,14 +1,48 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * x86 perf_events, AMD: what core.c shares with its KUnit test.
+ * x86 perf_events, AMD: what core.c, lbr.c and their KUnit tests share.
  */
 #ifndef _ARCH_X86_EVENTS_AMD_AMD_H
 #define _ARCH_X86_EVENTS_AMD_AMD_H
+
+#include <linux/bits.h>
 
 #include "../pmu.h"
 
 unsigned int amd_zen(unsigned int family, unsigned int model);
 void amd_hw_map(struct x86_core *core, unsigned int family,
 		unsigned int model);
+
+/*
+ * LBR_SELECT (APM vol. 2, LbrExtV2): each bit set suppresses the branches
+ * it names: those ending at CPL 0 or at CPL > 0, conditional, near
+ * relative calls, near indirect calls, near returns, near indirect jumps
+ * (not calls or returns), near relative jumps (not calls), far branches
+ */
+#define AMD_LBR_SEL_CPL_EQ_0		BIT_ULL(0)
+#define AMD_LBR_SEL_CPL_NEQ_0		BIT_ULL(1)
+#define AMD_LBR_SEL_JCC			BIT_ULL(2)
+#define AMD_LBR_SEL_NEAR_REL_CALL	BIT_ULL(3)
+#define AMD_LBR_SEL_NEAR_IND_CALL	BIT_ULL(4)
+#define AMD_LBR_SEL_NEAR_RET		BIT_ULL(5)
+#define AMD_LBR_SEL_NEAR_IND_JMP	BIT_ULL(6)
+#define AMD_LBR_SEL_NEAR_REL_JMP	BIT_ULL(7)
+#define AMD_LBR_SEL_FAR			BIT_ULL(8)
+#define AMD_LBR_SEL_KINDS		GENMASK_ULL(8, 2)
+#define AMD_LBR_SEL_ALL			GENMASK_ULL(8, 0)
+
+/* lbr.c: LbrExtV2 */
+s64 amd_lbr_select(u64 bst);
+bool amd_lbr_decode(u64 from, u64 to, unsigned int va_bits,
+		    struct perf_branch_entry *e);
+void amd_lbr_probe(struct x86_core *core);
+int amd_lbr_init(struct perf_event *event);
+int amd_lbr_add(struct perf_event *event);
+void amd_lbr_del(struct perf_event *event);
+void amd_lbr_sched_in(void);
+void amd_lbr_enable(void);
+void amd_lbr_disable(void);
+void amd_lbr_reset_cpu(void);
+void amd_lbr_sample(struct perf_event *event, struct perf_sample_data *data);
 
 #endif /* _ARCH_X86_EVENTS_AMD_AMD_H */

@@ -15,6 +15,9 @@
  *    of counters, PerfCntrGlobalStatus says which wrapped and
  *    PerfCntrGlobalStatusClr clears that.
  *
+ * Zen 4 and later record branch stacks with LbrExtV2 (lbr.c), which
+ * needs PerfMonV2.
+ *
  * Without PerfMonV2 there is no overflow status: a counter is gated by
  * its own enable bit and a wrap is seen in the counter (gated mode, in
  * ../gate.c). The event select is 12 bits, bits 7:0 and 35:32 of PerfEvtSel.
@@ -68,8 +71,15 @@ static void amd_program(struct perf_event *event, bool on)
 	       sel | (on ? ARCH_PERFMON_EVENTSEL_ENABLE : 0));
 }
 
+/*
+ * The LBR records from before the counters start until after they stop,
+ * so that a sample's branch stack ends where its counter overflowed. In
+ * the PMI the enable also lifts the LBR's freeze, once the samples have
+ * read the stack (lbr.c).
+ */
 static void amd_v2_enable_all(struct x86_core *core, struct x86_cpu_pmu *cpuc)
 {
+	amd_lbr_enable();
 	wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, cpuc->used);
 }
 
@@ -77,16 +87,22 @@ static void amd_v2_disable_all(struct x86_core *core,
 			       struct x86_cpu_pmu *cpuc)
 {
 	wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0);
+	amd_lbr_disable();
 }
 
+/*
+ * Status bits we never asked for are cleared and ignored, but for the
+ * LBR's freeze (bit 58): that one stays until the samples have read the
+ * LBR, and amd_lbr_enable() clears it.
+ */
 static u64 amd_v2_overflowed(struct x86_core *core, struct x86_cpu_pmu *cpuc)
 {
-	u64 status;
+	u64 status, stray;
 
 	rdmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS, status);
-	if (status & ~core->gp)
-		wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR,
-		       status & ~core->gp);
+	stray = status & ~(core->gp | BIT_ULL(GLOBAL_STATUS_LBRS_FROZEN_BIT));
+	if (stray)
+		wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, stray);
 	return status & core->gp;
 }
 
@@ -106,10 +122,13 @@ static void amd_reset_cpu(struct x86_core *core)
 		wrmsrl(x86_gp_evtsel(core, idx), 0);
 		wrmsrl(x86_gp_ctr(core, idx), 0);
 	}
-	if (!core->gated)
+	if (!core->gated) {
 		wrmsrl(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, core->gp);
+		amd_lbr_reset_cpu();
+	}
 }
 
+/* PerfMonV2; the branch stacks are LbrExtV2's, where the CPU has it */
 static const struct x86_core_ops amd_v2_ops = {
 	.hw_config	= amd_hw_config,
 	.program	= amd_program,
@@ -118,6 +137,11 @@ static const struct x86_core_ops amd_v2_ops = {
 	.overflowed	= amd_v2_overflowed,
 	.ack		= amd_v2_ack,
 	.reset_cpu	= amd_reset_cpu,
+	.branch_init	= amd_lbr_init,
+	.branch_add	= amd_lbr_add,
+	.branch_del	= amd_lbr_del,
+	.branch_sample	= amd_lbr_sample,
+	.branch_sched_in = amd_lbr_sched_in,
 };
 
 static const struct x86_core_ops amd_gated_ops = {
@@ -363,6 +387,7 @@ int __init amd_core_probe(struct x86_core *core)
 		core->version = 2;
 		core->gated = false;
 		core->ops = &amd_v2_ops;
+		amd_lbr_probe(core);
 	}
 
 	core->gp = GENMASK_ULL(nr - 1, 0);
