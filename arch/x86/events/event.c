@@ -16,6 +16,44 @@
 
 #include "pmu.h"
 
+/* does @m, a member of @event's group, leave the branch recorder at @cfg? */
+static bool x86_branch_member_agrees(struct perf_event *event,
+				     struct perf_event *m, u64 cfg)
+{
+	/* only the core PMU's events have hw.flags and branch_reg */
+	if (m->pmu != event->pmu || !(m->hw.flags & X86_EVENT_FLAG_LBR))
+		return true;
+	return m->hw.branch_reg.config == cfg;
+}
+
+/**
+ * x86_branch_group_agrees - can @event's group share one branch recorder?
+ * @event: a new event with a branch stack, not yet in its group
+ * @cfg: the recorder setup it wants (hw.branch_reg.config to be)
+ *
+ * A group is scheduled as one, and a CPU has one branch recorder (Intel's
+ * LBR, AMD's LbrExtV2): members that want it set up differently could
+ * never run together, so the vendor's branch_init refuses the open
+ * (-EINVAL), as for a group with more events than counters.
+ *
+ * Context: perf_event_open(), from the vendor's branch_init; may sleep.
+ * Return: whether every member with a branch stack wants @cfg.
+ */
+bool x86_branch_group_agrees(struct perf_event *event, u64 cfg)
+{
+	struct perf_event *leader = event->group_leader, *m;
+
+	if (leader == event)
+		return true;
+	if (!x86_branch_member_agrees(event, leader, cfg))
+		return false;
+	for_each_sibling_event(m, leader) {
+		if (!x86_branch_member_agrees(event, m, cfg))
+			return false;
+	}
+	return true;
+}
+
 /* what a branch stack's setup allocated, if anything */
 static void x86_branch_free(struct perf_event *event)
 {

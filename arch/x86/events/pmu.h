@@ -317,6 +317,7 @@ int x86_validate_group(struct perf_event *event);
 
 /* event.c */
 int x86_event_init(struct perf_event *event);
+bool x86_branch_group_agrees(struct perf_event *event, u64 cfg);
 
 /* hw.c */
 u64 x86_event_update(struct perf_event *event);

@@ -180,31 +180,6 @@ bool amd_lbr_decode(u64 from, u64 to, unsigned int va_bits,
 	return true;
 }
 
-/* does @m, a member of the new event's group, leave LBR_SELECT as @sel? */
-static bool lbr_member_agrees(struct perf_event *event, struct perf_event *m,
-			      u64 sel)
-{
-	if (m->pmu != event->pmu || !(m->hw.flags & X86_EVENT_FLAG_LBR))
-		return true;
-	return m->hw.branch_reg.config == sel;
-}
-
-/* a group runs as one: its members must share one LBR_SELECT */
-static bool lbr_group_agrees(struct perf_event *event, u64 sel)
-{
-	struct perf_event *leader = event->group_leader, *m;
-
-	if (leader == event)
-		return true;
-	if (!lbr_member_agrees(event, leader, sel))
-		return false;
-	for_each_sibling_event(m, leader) {
-		if (!lbr_member_agrees(event, m, sel))
-			return false;
-	}
-	return true;
-}
-
 /**
  * amd_lbr_init - accept a new event's branch stack
  * @event: an event of the core PMU that samples PERF_SAMPLE_BRANCH_STACK
@@ -235,7 +210,7 @@ int amd_lbr_init(struct perf_event *event)
 	if (!is_sampling_event(event) &&
 	    (event->attr.sample_type & PERF_SAMPLE_READ))
 		return 0;
-	if (!lbr_group_agrees(event, sel))
+	if (!x86_branch_group_agrees(event, sel))
 		return -EINVAL;
 
 	/* the LBR is cleared at every context switch (amd_lbr_sched_in) */

@@ -189,36 +189,6 @@ s64 intel_lbr_ctl(u64 bst, const struct intel_lbr_caps *caps)
 	return ctl;
 }
 
-/* does @m, a member of the new event's group, leave the LBR as @ctl? */
-static bool lbr_member_agrees(struct perf_event *event, struct perf_event *m,
-			      u64 ctl)
-{
-	/* only the core PMU's events have hw.flags and branch_reg */
-	if (m->pmu != event->pmu || !(m->hw.flags & X86_EVENT_FLAG_LBR))
-		return true;
-	return m->hw.branch_reg.config == ctl;
-}
-
-/*
- * A group is scheduled as one: members that want the LBR set up
- * differently could never run together, so the open fails (-EINVAL), as
- * for a group with more events than counters.
- */
-static bool lbr_group_agrees(struct perf_event *event, u64 ctl)
-{
-	struct perf_event *leader = event->group_leader, *m;
-
-	if (leader == event)
-		return true;
-	if (!lbr_member_agrees(event, leader, ctl))
-		return false;
-	for_each_sibling_event(m, leader) {
-		if (!lbr_member_agrees(event, m, ctl))
-			return false;
-	}
-	return true;
-}
-
 /**
  * intel_lbr_init - accept a new event's branch stack
  * @event: an event of the core PMU that samples PERF_SAMPLE_BRANCH_STACK
@@ -250,7 +220,7 @@ int intel_lbr_init(struct perf_event *event)
 	ctl = intel_lbr_ctl(bst, &lbr);
 	if (ctl < 0)
 		return ctl;
-	if (!lbr_group_agrees(event, ctl))
+	if (!x86_branch_group_agrees(event, ctl))
 		return -EINVAL;
 
 	/* a task's call stack is kept while the task is away */
