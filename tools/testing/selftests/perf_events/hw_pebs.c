@@ -442,16 +442,8 @@ TEST_F(pebs, branches_on_branch)
 static bool pebs_on_fixed(void)
 {
 	static const long skl[] = { 0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6 };
-	long model = cpuinfo_field("model", NULL);
-	size_t i;
 
-	if (cpuinfo_field("vendor_id", "GenuineIntel") != 1 ||
-	    cpuinfo_field("cpu family", NULL) != 6)
-		return true;
-	for (i = 0; i < ARRAY_SIZE(skl); i++)
-		if (skl[i] == model)
-			return false;
-	return true;
+	return !intel_model_in(skl, ARRAY_SIZE(skl));
 }
 
 /*
@@ -517,18 +509,11 @@ static enum pdist pdist_kind(void)
 	static const long gp0[] = { 0x97, 0x9a, 0xb7, 0xba, 0xbf, 0xaa, 0xac,
 				    0xc5, 0xc6, 0xb5, 0xbd, 0x8f, 0xcf, 0xad,
 				    0xae, 0x86, 0x96, 0x9c, 0xbe, 0xaf, 0xb6 };
-	long model = cpuinfo_field("model", NULL);
-	size_t i;
 
-	if (cpuinfo_field("vendor_id", "GenuineIntel") != 1 ||
-	    cpuinfo_field("cpu family", NULL) != 6)
-		return PDIST_NONE;
-	for (i = 0; i < ARRAY_SIZE(fixed0); i++)
-		if (fixed0[i] == model)
-			return PDIST_FIXED0;
-	for (i = 0; i < ARRAY_SIZE(gp0); i++)
-		if (gp0[i] == model)
-			return PDIST_GP0;
+	if (intel_model_in(fixed0, ARRAY_SIZE(fixed0)))
+		return PDIST_FIXED0;
+	if (intel_model_in(gp0, ARRAY_SIZE(gp0)))
+		return PDIST_GP0;
 	return PDIST_NONE;
 }
 

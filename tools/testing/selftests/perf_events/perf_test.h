@@ -340,6 +340,22 @@ static inline long cpuinfo_field(const char *key, const char *str)
 	return val;
 }
 
+/* Is the CPU an Intel family 6 part of one of the @n models at @models? */
+static inline bool intel_model_in(const long *models, size_t n)
+{
+	long model;
+	size_t i;
+
+	if (cpuinfo_field("vendor_id", "GenuineIntel") != 1 ||
+	    cpuinfo_field("cpu family", NULL) != 6)
+		return false;
+	model = cpuinfo_field("model", NULL);
+	for (i = 0; i < n; i++)
+		if (models[i] == model)
+			return true;
+	return false;
+}
+
 /*
  * Does the CPU have an LBR the kernel should drive? Arch LBR and AMD's
  * LbrExtV2 (CPUID 8000_0022H EAX[1], Zen 4 on) are in the flags; the
@@ -353,19 +369,11 @@ static inline bool cpu_has_lbr(void)
 		0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6,
 		0x6a, 0x6c, 0x7d, 0x7e, 0x8c, 0x8d, 0xa7,
 	};
-	long model;
-	size_t i;
 
 	if (cpu_has_flag("arch_lbr") || cpu_has_flag("amd_lbr_v2"))
 		return true;
-	if (cpuinfo_field("vendor_id", "GenuineIntel") != 1 ||
-	    cpuinfo_field("cpu family", NULL) != 6 || !cpu_has_flag("pdcm"))
-		return false;
-	model = cpuinfo_field("model", NULL);
-	for (i = 0; i < ARRAY_SIZE(models); i++)
-		if (models[i] == model)
-			return true;
-	return false;
+	return cpu_has_flag("pdcm") &&
+	       intel_model_in(models, ARRAY_SIZE(models));
 }
 
 /* caps/@cap of the core PMU (hw_pmu_dir()): -1 when absent */
