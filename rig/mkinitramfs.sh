@@ -76,6 +76,15 @@ if grep -q '^CONFIG_MODULES=y' "$O/.config"; then
 	fi
 fi
 
+# upstream's SPE driver (CONFIG_ARM_SPE_PMU=m in configs/arm64.config),
+# built in the kernel's own build on either kernel: selftests/hw_spe
+# loads it in the spe boot, the only one whose QEMU models FEAT_SPE
+if [ -f "$O/drivers/perf/arm_spe_pmu.ko" ]; then
+	cp "$O/drivers/perf/arm_spe_pmu.ko" "$ROOT/tests/modules/"
+elif [ "$ARCH" = arm64 ]; then
+	log "no drivers/perf/arm_spe_pmu.ko in $O: selftests/hw_spe skips (and fails)"
+fi
+
 # the base tree's mmap test looks for a PMU with an AUX area for its AUX
 # variants: it runs with the AUX test PMU loaded (rig/guest/with_module.c),
 # on both kernels, under its own name so that its results keep their names
