@@ -9,7 +9,8 @@
 # under -icount, and once more on each real part's identity
 # (X86_IDENTITIES); on arm64 five times: the heterogeneous-PMU suite boots
 # again on a device tree with two CPU PMUs, the ACPI suite on UEFI
-# firmware, and KVM's vPMU selftest at EL2; on both, the lockdown suite
+# firmware, and KVM's vPMU selftest at EL2, and with SPE_QEMU set the
+# SPE suite on a CPU with FEAT_SPE; on both, the lockdown suite
 # boots with lockdown=confidentiality and the SELinux suite with SELinux
 # on; see rig/mkinitramfs.sh), and turn its logs
 # into
@@ -100,8 +101,13 @@ for ARCH in $ARCHES; do
 	# the suites that need their own boot (rig/mkinitramfs.sh): on arm64
 	# a device tree with two kinds of CPU PMU, ACPI, and EL2 for KVM; on
 	# both, lockdown=confidentiality and SELinux
-	for extra in hetero acpi kvm lockdown selinux; do
+	for extra in hetero acpi kvm spe lockdown selinux; do
 		[ "$MODE" = check ] && [ -s "$O/initramfs/tests/$extra.list" ] || continue
+		# the SPE suite needs a QEMU that models FEAT_SPE (rig/qemu.sh)
+		if [ "$extra" = spe ] && [ -z "${SPE_QEMU:-}" ]; then
+			log "SPE_QEMU not set: no spe boot (selftests/hw_spe not run)"
+			continue
+		fi
 		stage "boot+tests $VARIANT-$ARCH $extra" "$RIG/qemu.sh" "$VARIANT" "$ARCH" "$DEBUG" $extra || true
 		boots+=("$extra")
 	done

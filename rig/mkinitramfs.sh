@@ -258,8 +258,10 @@ fi
 # arches), lockdown=confidentiality, which cannot be undone at run time;
 # selinux (both arches), SELinux enforcing rig/guest/selinux-perf.cil,
 # loaded by the test, after which the whole boot is under that policy.
-# The arm64-only ones are left out on x86 (it has neither here).
-BOOT_SUITES="hetero:selftests/hw_hetero acpi:selftests/hw_acpi lockdown:selftests/lsm_lockdown selinux:selftests/lsm_selinux"
+# spe (arm64), QEMU's CPU with FEAT_SPE and its device tree node
+# (SPE_QEMU, rig/qemu.sh), under -icount.
+# The arm64-only ones are left out on x86 (it has none of them here).
+BOOT_SUITES="hetero:selftests/hw_hetero acpi:selftests/hw_acpi spe:selftests/hw_spe lockdown:selftests/lsm_lockdown selinux:selftests/lsm_selinux"
 mkdir -p "$ROOT/tests/selinux"
 secilc -o "$ROOT/tests/selinux/policy" -f /dev/null "$RIG/guest/selinux-perf.cil" ||
 	die "cannot compile rig/guest/selinux-perf.cil (make setup installs secilc)"
@@ -272,7 +274,7 @@ while read -r suite tmo prog rest; do
 	for entry in $BOOT_SUITES; do
 		[ "$suite/$(basename "$prog")" = "${entry#*:}" ] || continue
 		out=$ROOT/tests/${entry%%:*}.list
-		case ${entry%%:*} in hetero | acpi) [ "$ARCH" = arm64 ] || out= ;; esac
+		case ${entry%%:*} in hetero | acpi | spe) [ "$ARCH" = arm64 ] || out= ;; esac
 	done
 	[ -n "$out" ] && echo "$suite $tmo $prog${rest:+ $rest}" >> "$out"
 done < "$ROOT/tests/check.list"

@@ -2,7 +2,7 @@
 # qemu.sh: boot one kernel build in QEMU (TCG: no KVM needed).
 #
 # Usage: rig/qemu.sh VARIANT ARCH DEBUG MODE
-#   MODE check|icount|id-*|hetero|acpi|kvm|lockdown|selinux|bench|profile|fuzz:
+#   MODE check|icount|id-*|hetero|acpi|kvm|spe|lockdown|selinux|bench|profile|fuzz:
 #        run the tests
 #        non-interactively; the kernel console goes to
 #        build/.../MODE-console.log and the test output (virtio console) to
@@ -13,7 +13,9 @@
 #        firmware (Debian's qemu-efi-aarch64) with ACPI tables, no DT;
 #        kvm (arm64) runs tests/kvm.list with the kernel at EL2 (VHE);
 #        lockdown runs tests/lockdown.list with lockdown=confidentiality;
-#        selinux runs tests/selinux.list with SELinux on; id-<identity>
+#        selinux runs tests/selinux.list with SELinux on; spe (arm64)
+#        runs tests/spe.list under -icount shift=0 on the QEMU with
+#        FEAT_SPE (SPE_QEMU below); id-<identity>
 #        (x86_64) runs tests/id-<identity>.list under -icount on the
 #        emulated PMU of that X86_PMU identity (skylake, icelake, ...)
 #   MODE run|shell: the console is this terminal
@@ -43,6 +45,10 @@
 # PEBS format 4, arch LBRs), zen3 (EPYC-Milan: PerfCtrExtCore, no
 # PerfMonV2), zen4 (EPYC-Milan's features, model 0x11: PerfMonV2,
 # LbrExtV2 with 16 entries).
+# SPE_QEMU=/path/qemu-system-aarch64: a QEMU whose arm64 CPU models the
+# Statistical Profiling Extension (-cpu max,spe=on, with the SPE node in
+# its device tree), for MODE spe; rig/check.sh boots MODE spe only when
+# it is set.
 # Exit status: 0 when the guest powered itself off, 124 on timeout.
 source "$(dirname "$0")/lib.sh"
 
@@ -137,6 +143,19 @@ if [ "$MODE" = hetero ]; then
 	qemu+=(-dtb "$O/hetero.dtb")
 	append="$append kunit.enable=0"
 fi
+# MODE spe: the QEMU that models FEAT_SPE (SPE_QEMU), under -icount so
+# that the runs of both kernels see the same scheduling and timestamps
+# (the model counts operations in instructions, so the sampled PCs are
+# exact either way)
+if [ "$MODE" = spe ]; then
+	[ "$ARCH" = arm64 ] || die "MODE spe is arm64 only"
+	[ -x "${SPE_QEMU:-}" ] || die "MODE spe needs SPE_QEMU=/path/to/qemu-system-aarch64 with FEAT_SPE"
+	qemu[0]=$SPE_QEMU
+	qemu[4]=${qemu[4]},spe=on
+	# (ICOUNT=0 boots it without)
+	[ -z "${ICOUNT:-}" ] && qemu+=(-icount shift=0)
+	append="$append kunit.enable=0"
+fi
 # MODE kvm: EL2 for the kernel (virtualization=on), so that KVM runs
 # guests whose vPMU counts on our PMU
 if [ "$MODE" = kvm ]; then
@@ -162,7 +181,7 @@ fi
 [ "$MODE" = selinux ] && append="$append lsm=lockdown,selinux kunit.enable=0"
 
 case "$MODE" in
-check|icount|id-*|hetero|acpi|kvm|lockdown|selinux|bench|profile|fuzz)
+check|icount|id-*|hetero|acpi|kvm|spe|lockdown|selinux|bench|profile|fuzz)
 	qemu+=(-display none -monitor none
 	       -serial "file:$O/$MODE-console.log"
 	       -device "$vser" -chardev "file,id=tap,path=$O/$MODE-tap.log"
