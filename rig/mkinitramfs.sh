@@ -152,6 +152,21 @@ elif [ "$ARCH" = x86_64 ]; then
 	fi
 fi
 
+# Debian's arm64 perf recording SPE (rig/perf-spe.sh), in the spe boot
+# (moved to spe.list below), when make setup unpacked it
+# (rig/perf-arm64.sh): rig/qemu.sh shares it with that boot
+if [ "$ARCH" = arm64 ] && [ -x "$KPERF_CACHE/perf-arm64/root/usr/bin/perf" ]; then
+	mkdir -p "$ROOT/tests/tool"
+	if "$TARGET_CC" -static -O2 -Wall -o "$ROOT/tests/tool/spework" \
+		"$RIG/guest/spework.c"; then
+		cp "$RIG/perf-spe.sh" "$ROOT/tests/tool/perf-spe"
+		chmod +x "$ROOT/tests/tool/perf-spe"
+		echo "tool 600 tool/perf-spe" >> "$ROOT/tests/check.list"
+	else
+		log "cannot compile rig/guest/spework.c: no perf-spe check"
+	fi
+fi
+
 # ONLY='glob ...' keeps only the check-list entries whose suite/name
 # matches one of the globs (e.g. base/sigtrap_threads); REPEAT=N runs each
 # entry N times (soaking one test under LOAD=N)
@@ -259,9 +274,9 @@ fi
 # selinux (both arches), SELinux enforcing rig/guest/selinux-perf.cil,
 # loaded by the test, after which the whole boot is under that policy.
 # spe (arm64), QEMU's CPU with FEAT_SPE and its device tree node
-# (SPE_QEMU, rig/qemu.sh), under -icount.
+# (SPE_QEMU, rig/qemu.sh), under -icount, with Debian's arm64 perf.
 # The arm64-only ones are left out on x86 (it has none of them here).
-BOOT_SUITES="hetero:selftests/hw_hetero acpi:selftests/hw_acpi spe:selftests/hw_spe lockdown:selftests/lsm_lockdown selinux:selftests/lsm_selinux"
+BOOT_SUITES="hetero:selftests/hw_hetero acpi:selftests/hw_acpi spe:selftests/hw_spe spe:tool/perf-spe lockdown:selftests/lsm_lockdown selinux:selftests/lsm_selinux"
 mkdir -p "$ROOT/tests/selinux"
 secilc -o "$ROOT/tests/selinux/policy" -f /dev/null "$RIG/guest/selinux-perf.cil" ||
 	die "cannot compile rig/guest/selinux-perf.cil (make setup installs secilc)"

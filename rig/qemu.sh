@@ -155,6 +155,12 @@ if [ "$MODE" = spe ]; then
 	# (ICOUNT=0 boots it without)
 	[ -z "${ICOUNT:-}" ] && qemu+=(-icount shift=0)
 	append="$append kunit.enable=0"
+	# Debian's arm64 perf (rig/perf-arm64.sh) for rig/perf-spe.sh
+	perf_root=$KPERF_CACHE/perf-arm64/root
+	# (-virtfs would add a PCI device: the guest's virtio is MMIO)
+	[ -x "$perf_root/usr/bin/perf" ] &&
+		qemu+=(-fsdev "local,id=perfarm64,path=$perf_root,security_model=none,readonly=on,multidevs=remap"
+		       -device "$v9p,fsdev=perfarm64,mount_tag=perfarm64")
 fi
 # MODE kvm: EL2 for the kernel (virtualization=on), so that KVM runs
 # guests whose vPMU counts on our PMU

@@ -60,6 +60,10 @@ if [ ! -x "$tr/usr/bin/trinity" ]; then
 	fi
 	rm -rf "$tmp"
 fi
+# Debian's perf for arm64 (rig/perf-arm64.sh), which the arm64 guest's
+# spe boot runs from a 9p share (rig/perf-spe.sh)
+"$RIG/perf-arm64.sh" >/dev/null ||
+	log "no arm64 perf: the spe boot runs no tool/perf-spe"
 # QEMU with the emulated x86 PMU (rig/qemu): built once into the cache,
 # rebuilt when its patches change. The guests do not use it yet.
 "$RIG/qemu/build.sh" >/dev/null
