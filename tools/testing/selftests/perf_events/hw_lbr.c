@@ -322,12 +322,28 @@ FIXTURE(lbr) {
 	struct lbr_br cycle[8];
 	int len;
 	struct lbr_sample *s;
+	struct sample_limits saved;
+	bool raised;
 };
 
+/*
+ * The checks count the samples inside the loop: a throttled event (the
+ * kernel lowers the sample rate after a slow PMI, which a loaded host
+ * makes common) would leave too few. As root the limits are raised for
+ * each test, and put back by the parent.
+ */
 FIXTURE_SETUP(lbr)
 {
+	int ret;
+
 	if (!HAVE_LOOP || !cpu_has_lbr())
 		SKIP(return, "no LBR on this CPU (x86 only)");
+	if (!geteuid()) {
+		ret = sample_limits_raise(&self->saved);
+		ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s",
+					 strerror(-ret));
+		self->raised = true;
+	}
 	self->depth = hw_pmu_cap("branches");
 	ASSERT_GT(self->depth, 0)
 		TH_LOG("the CPU has an LBR, the PMU no caps/branches");
@@ -337,9 +353,11 @@ FIXTURE_SETUP(lbr)
 	ASSERT_NE(NULL, self->s);
 }
 
-FIXTURE_TEARDOWN(lbr)
+/* the child's memory goes with it; the parent only restores the limits */
+FIXTURE_TEARDOWN_PARENT(lbr)
 {
-	free(self->s);
+	if (self->raised)
+		sample_limits_set(&self->saved);
 }
 
 /*
@@ -408,7 +426,12 @@ static int lbr_run(struct __test_metadata *_metadata, struct lbr_sample *smp,
 		TH_LOG("only %d of %d stacks full", full, inside);
 		return -1;
 	}
-	if (inside > 0 && cut * 20 > inside) {
+	/*
+	 * One preemption in a short run is chance, not a pattern: allow
+	 * one cut stack beyond the 5%, so a driver that clears the LBR
+	 * at every kernel entry (all stacks cut) still fails.
+	 */
+	if (inside > 0 && cut > 1 + inside / 20) {
 		TH_LOG("%d of %d stacks shorter than %d", cut, inside, want);
 		return -1;
 	}
