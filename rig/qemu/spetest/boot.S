@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spetest: entry, exception vectors, EL0 entry and the measured blocks.
+ * The blocks enable profiling themselves (x0 to PMSCR_ELx) so that the
+ * operations between the enable and the block are known exactly.
+ */
+#define PMSCR_EL1	s3_0_c9_c9_0
+
+	.section .text.boot
+	.global _start
+_start:
+	ldr	x0, =stack_top
+	mov	sp, x0
+	ldr	x0, =vectors
+	msr	vbar_el1, x0
+	isb
+	mrs	x0, CurrentEL
+	lsr	x0, x0, #2
+	cmp	x0, #2
+	b.ne	1f
+	/* at EL2 (virtualization=on): what a kernel does, then EL1 */
+	bl	el2_setup
+	ldr	x0, =stack_top
+	msr	sp_el1, x0
+	adr	x0, 1f
+	msr	elr_el2, x0
+	mov	x0, #0x3c5		/* EL1h, DAIF masked */
+	msr	spsr_el2, x0
+	eret
+1:	bl	main
+	/* semihosting SYS_EXIT, ADP_Stopped_ApplicationExit with main's value */
+	ldr	x1, =exit_block
+	str	x0, [x1, #8]
+	mov	x0, #0x18
+	hlt	#0xf000
+2:	wfi
+	b	2b
+
+	.text
+/* Exceptions: a lower EL's SVC returns to run_el0's caller; others stop */
+	.balign	2048
+vectors:
+	.rept	8
+	.balign	128
+	b	unexpected
+	.endr
+	/* lower EL, AArch64: synchronous */
+	.balign	128
+	b	el0_return
+	.rept	7
+	.balign	128
+	b	unexpected
+	.endr
+
+unexpected:
+	ldr	x1, =stack_top
+	mov	sp, x1
+	mrs	x0, esr_el1
+	mrs	x1, elr_el1
+	mrs	x2, far_el1
+	bl	report_unexpected
+	ldr	x1, =exit_block
+	mov	x0, #99
+	str	x0, [x1, #8]
+	mov	x0, #0x18
+	hlt	#0xf000
+
+/* void run_el0(void (*fn)(void)): fn at EL0 until it does SVC */
+	.global run_el0
+run_el0:
+	stp	x29, x30, [sp, #-16]!
+	stp	x19, x20, [sp, #-16]!
+	mov	x1, sp
+	ldr	x2, =saved_sp
+	str	x1, [x2]
+	msr	elr_el1, x0
+	msr	spsr_el1, xzr		/* EL0t */
+	ldr	x1, =el0_stack_top
+	msr	sp_el0, x1
+	eret
+el0_return:
+	ldr	x2, =saved_sp
+	ldr	x1, [x2]
+	mov	sp, x1
+	ldp	x19, x20, [sp], #16
+	ldp	x29, x30, [sp], #16
+	ret
+
+/* void nop_block(u64 pmscr): PMSCR_EL1 = pmscr, ISB, 2048 NOPs, PMSCR_EL1 = 0 */
+	.global nop_block, nop_block_nops
+nop_block:
+	msr	PMSCR_EL1, x0
+	isb
+nop_block_nops:
+	.rept	2048
+	nop
+	.endr
+	msr	PMSCR_EL1, xzr
+	isb
+	ret
+
+/* EL0: 2048 NOPs, SVC */
+	.global el0_nops
+el0_nops:
+	.rept	2048
+	nop
+	.endr
+	svc	#0
+
+/*
+ * void mix_block(u64 pmscr, u64 unused, u64 *ld, u64 unused, u64 *st):
+ * PMSCR_EL1 = pmscr, ISB, 512 times {LDR post-index, STR post-index,
+ * B to the next, NOP, CBNZ XZR (never taken)}, PMSCR_EL1 = 0
+ */
+	.global mix_block, mix_ops
+mix_block:
+	msr	PMSCR_EL1, x0
+	isb
+mix_ops:
+	.rept	512
+	ldr	x3, [x2], #8
+	str	x3, [x4], #8
+	b	1f
+1:	nop
+	cbnz	xzr, 2f
+2:
+	.endr
+	msr	PMSCR_EL1, xzr
+	isb
+	ret
+
+	.data
+	.balign	8
+exit_block:
+	.quad	0x20026, 0
+saved_sp:
+	.quad	0
