@@ -404,16 +404,15 @@ int main(void)
 	collect();
 	{
 		int g[4] = { 1, 1, 1, 1 };
+		int whole = nrec == 11 && recs[0].pc == (u64)mix_ops - 4;
 
-		if (nrec != 11 || recs[0].pc != (u64)mix_ops - 4)
-			g[0] = 0;
 		for (u64 k = 1; k <= 10 && k < (u64)nrec; k++)
 			for (int w = 0; w < 4; w++)
 				g[w] &= mix_check(&recs[k], 256 * k - 1, w);
-		report(g[0], "data address: the VA of each sampled LDR and STR, no other");
-		report(g[0] && g[1], "op type: load, store, branch, conditional branch, other");
-		report(g[0] && g[2], "events: retired; L1D, TLB access on LDR/STR; CBNZ not taken");
-		report(g[0] && g[3], "branch target: B's, none for the not-taken CBNZ");
+		report(whole && g[0], "data address: the VA of each sampled LDR and STR, no other");
+		report(whole && g[1], "op type: load, store, branch, conditional branch, other");
+		report(whole && g[2], "events: retired; L1D, TLB access on LDR/STR; CBNZ not taken");
+		report(whole && g[3], "branch target: B's, none for the not-taken CBNZ");
 	}
 
 	/* filters */
