@@ -40,7 +40,14 @@ _start:
 /* Exceptions: a lower EL's SVC returns to run_el0's caller; others stop */
 	.balign	2048
 vectors:
-	.rept	8
+	.rept	5
+	.balign	128
+	b	unexpected
+	.endr
+	/* current EL with SP_ELx: IRQ */
+	.balign	128
+	b	irq_entry
+	.rept	2
 	.balign	128
 	b	unexpected
 	.endr
@@ -64,6 +71,41 @@ unexpected:
 	str	x0, [x1, #8]
 	mov	x0, #0x18
 	hlt	#0xf000
+
+/* an IRQ at EL1: irq_handler() with the caller-saved registers kept */
+irq_entry:
+	sub	sp, sp, #192
+	stp	x0, x1, [sp, #0]
+	stp	x2, x3, [sp, #16]
+	stp	x4, x5, [sp, #32]
+	stp	x6, x7, [sp, #48]
+	stp	x8, x9, [sp, #64]
+	stp	x10, x11, [sp, #80]
+	stp	x12, x13, [sp, #96]
+	stp	x14, x15, [sp, #112]
+	stp	x16, x17, [sp, #128]
+	stp	x18, x29, [sp, #144]
+	mrs	x0, elr_el1
+	mrs	x1, spsr_el1
+	stp	x30, x0, [sp, #160]
+	str	x1, [sp, #176]
+	bl	irq_handler
+	ldr	x1, [sp, #176]
+	ldp	x30, x0, [sp, #160]
+	msr	elr_el1, x0
+	msr	spsr_el1, x1
+	ldp	x0, x1, [sp, #0]
+	ldp	x2, x3, [sp, #16]
+	ldp	x4, x5, [sp, #32]
+	ldp	x6, x7, [sp, #48]
+	ldp	x8, x9, [sp, #64]
+	ldp	x10, x11, [sp, #80]
+	ldp	x12, x13, [sp, #96]
+	ldp	x14, x15, [sp, #112]
+	ldp	x16, x17, [sp, #128]
+	ldp	x18, x29, [sp, #144]
+	add	sp, sp, #192
+	eret
 
 /* void run_el0(void (*fn)(void)): fn at EL0 until it does SVC */
 	.global run_el0

@@ -342,6 +342,55 @@ static int mix_filtered(u64 fcr, u64 evfr, u64 lat, u32 keep, int keep_isb)
 	return good && i == nrec && !parse_err;
 }
 
+/* --- the buffer management interrupt through the GICv3 --------------- */
+#define GICD		0x08000000ul
+#define GICR_SGI	(0x080a0000ul + 0x10000)	/* CPU 0's SGI/PPI frame */
+#define ICC_IAR1_EL1	s3_0_c12_c12_0
+#define ICC_EOIR1_EL1	s3_0_c12_c12_1
+#define ICC_SRE_EL1	s3_0_c12_c12_5
+#define ICC_IGRPEN1_EL1	s3_0_c12_c12_7
+#define ICC_PMR_EL1	s3_0_c4_c6_0
+#define ICC_SRE_EL2	s3_4_c12_c9_5
+#define PMBIRQ		21
+
+static u64 irq_intid = 1023, irq_pmbsr, irq_pmbptr;
+static int irqs;
+
+/* PMBIRQ: what the buffer said, then stop it and clear S */
+void irq_handler(void)
+{
+	u64 intid = read_sysreg(ICC_IAR1_EL1) & 0xffffff;
+
+	irqs++;
+	irq_intid = intid;
+	irq_pmbsr = read_sysreg(PMBSR_EL1);
+	irq_pmbptr = read_sysreg(PMBPTR_EL1);
+	/* no room: the buffer off, else it fills again at once */
+	write_sysreg(0, PMBLIMITR_EL1);
+	write_sysreg(0, PMBSR_EL1);
+	isb();
+	write_sysreg(intid, ICC_EOIR1_EL1);
+	isb();
+}
+
+static void gic_init(void)
+{
+	/* affinity routing, group 1 (one security state: no EL3) */
+	mmio_write32(GICD, BIT(4) | BIT(1) | BIT(0));
+	/* wake redistributor 0 */
+	mmio_write32(GICR_SGI - 0x10000 + 0x14, 0);
+	while (mmio_read32(GICR_SGI - 0x10000 + 0x14) & BIT(2))
+		;
+	mmio_write32(GICR_SGI + 0x80, BIT(PMBIRQ));	/* IGROUPR0: group 1 */
+	mmio_write32(GICR_SGI + 0x400 + PMBIRQ / 4 * 4, 0x80u << (PMBIRQ % 4 * 8));
+	mmio_write32(GICR_SGI + 0x100, BIT(PMBIRQ));	/* ISENABLER0 */
+	write_sysreg(read_sysreg(ICC_SRE_EL1) | 1, ICC_SRE_EL1);
+	isb();
+	write_sysreg(0xff, ICC_PMR_EL1);
+	write_sysreg(1, ICC_IGRPEN1_EL1);
+	isb();
+}
+
 int el2_pmbidr = -1;
 
 /* At EL2 (virtualization=on): give EL1 the buffer as a kernel does */
@@ -351,6 +400,7 @@ void el2_setup(void)
 	write_sysreg(BIT(31), hcr_el2);		/* EL1 is AArch64 */
 	write_sysreg(3ul << 12, mdcr_el2);	/* E2PB 0b11: EL1&0 owns it */
 	write_sysreg(PA | PCT, PMSCR_EL2);
+	write_sysreg(0x9, ICC_SRE_EL2);		/* SRE, and EL1 may use it */
 	isb();
 }
 
@@ -486,6 +536,24 @@ int main(void)
 	parse(fullbuf + 4096 - 50, fullbuf + 4096 - 8);
 	report(nrec == 2 && recs[1].pc == (u64)nop_block_nops + 4 * 255,
 	       "buffer full: the records before it are whole");
+	write_sysreg(0, PMBLIMITR_EL1);
+
+	/* the same, with the interrupt taken (PMBIRQ through the GIC) */
+	gic_init();
+	setup(256, 0, 0, 0);
+	write_sysreg(limit - 50, PMBPTR_EL1);
+	write_sysreg(limit | 1, PMBLIMITR_EL1);
+	isb();
+	asm volatile("msr daifclr, #2" : : : "memory");
+	nop_block(E1SPE);
+	asm volatile("msr daifset, #2" : : : "memory");
+	report(irqs == 1 && irq_intid == PMBIRQ && irq_pmbsr == (PMBSR_S | 1) &&
+	       irq_pmbptr == limit - 8,
+	       "buffer full: one interrupt, INTID 21, PMBSR_EL1 and PMBPTR_EL1 right");
+	if (irqs != 1 || irq_intid != PMBIRQ) {
+		note("interrupts", irqs);
+		note("INTID", irq_intid);
+	}
 	write_sysreg(0, PMBLIMITR_EL1);
 
 	/* a buffer the owning regime cannot translate */
