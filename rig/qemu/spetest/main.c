@@ -461,7 +461,8 @@ int main(void)
 				g[w] &= mix_check(&recs[k], 256 * k - 1, w);
 		report(whole && g[0], "data address: the VA of each sampled LDR and STR, no other");
 		report(whole && g[1], "op type: load, store, branch, conditional branch, other");
-		report(whole && g[2], "events: retired; L1D, TLB access on LDR/STR; CBNZ not taken");
+		report(whole && g[2],
+		       "events: retired; L1D, TLB access on LDR, STR; CBNZ not taken");
 		report(whole && g[3], "branch target: B's, none for the not-taken CBNZ");
 	}
 
