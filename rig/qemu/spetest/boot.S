@@ -40,10 +40,13 @@ _start:
 /* Exceptions: a lower EL's SVC returns to run_el0's caller; others stop */
 	.balign	2048
 vectors:
-	.rept	5
+	.rept	4
 	.balign	128
 	b	unexpected
 	.endr
+	/* current EL with SP_ELx: synchronous */
+	.balign	128
+	b	sync_el1
 	/* current EL with SP_ELx: IRQ */
 	.balign	128
 	b	irq_entry
@@ -58,6 +61,23 @@ vectors:
 	.balign	128
 	b	unexpected
 	.endr
+
+/* an undefined instruction main.c expects: note it, skip it */
+sync_el1:
+	stp	x0, x1, [sp, #-16]!
+	ldr	x0, =expect_undef
+	ldr	x1, [x0]
+	cbz	x1, 1f
+	str	xzr, [x0]
+	mrs	x1, esr_el1
+	ldr	x0, =undef_esr
+	str	x1, [x0]
+	mrs	x1, elr_el1
+	add	x1, x1, #4
+	msr	elr_el1, x1
+	ldp	x0, x1, [sp], #16
+	eret
+1:	ldp	x0, x1, [sp], #16
 
 unexpected:
 	ldr	x1, =stack_top

@@ -235,8 +235,8 @@ static void parse(const u8 *start, const u8 *end)
 
 /* the profiling buffers: free RAM above the image (link.ld) */
 #define BUF_SIZE 16384
-static u8 * const buf = (u8 *)0x40400000;
-static u8 * const fullbuf = (u8 *)0x40410000;
+static u8 * const buf = (u8 *)0x40800000;
+static u8 * const fullbuf = (u8 *)0x40810000;
 static u64 ld_area[512], st_area[512];
 
 /* Start a run: buffer at buf, counter at 0, filters @fcr */
@@ -404,12 +404,78 @@ void el2_setup(void)
 	isb();
 }
 
+/* expected UNDEF (boot.S): set before the instruction, ESR after */
+u64 expect_undef, undef_esr;
+
+/* semihosting SYS_GET_CMDLINE: spe-test.sh's arguments */
+static void get_cmdline(char *cmd, u64 len)
+{
+	u64 block[2] = { (u64)cmd, len };
+	register u64 x0 asm("x0") = 0x15;
+	register u64 x1 asm("x1") = (u64)block;
+
+	asm volatile("hlt #0xf000" : "+r"(x0) : "r"(x1) : "memory");
+	if (x0)
+		cmd[0] = 0;
+}
+
+static int contains(const char *s, u64 len, const char *w)
+{
+	for (u64 i = 0; i < len; i++) {
+		int j = 0;
+
+		while (w[j] && i + j < len && s[i + j] == w[j])
+			j++;
+		if (!w[j])
+			return 1;
+	}
+	return 0;
+}
+
+/* QEMU puts a bare-metal image's device tree at the start of RAM (1 MB) */
+static int dt_has_spe(void)
+{
+	return contains((const char *)0x40000000, 0x100000,
+			"arm,statistical-profiling-extension-v1");
+}
+
+/* -cpu max without spe=on: what Debian's QEMU presents */
+static int spe_off(void)
+{
+	report(((read_sysreg(id_aa64dfr0_el1) >> 32) & 15) == 0,
+	       "ID_AA64DFR0_EL1.PMSVer is 0 without spe=on");
+	expect_undef = 1;
+	undef_esr = 0;
+	barrier();
+	read_sysreg(PMSIDR_EL1);
+	barrier();
+	report(!expect_undef && (undef_esr >> 26) == 0,
+	       "PMSIDR_EL1 is undefined");
+	expect_undef = 1;
+	undef_esr = 0;
+	barrier();
+	write_sysreg(0, PMBLIMITR_EL1);
+	barrier();
+	report(!expect_undef && (undef_esr >> 26) == 0,
+	       "PMBLIMITR_EL1 is undefined");
+	report(!dt_has_spe(), "no SPE node in the device tree");
+	puts("1..");
+	putu(tests);
+	putc('\n');
+	puts(failed ? "# FAIL\n" : "# PASS\n");
+	return failed;
+}
+
 int main(void)
 {
+	static char cmd[128];
 	u64 v, ptr, limit;
 	int good;
 
 	puts("TAP version 13\n");
+	get_cmdline(cmd, sizeof(cmd));
+	if (contains(cmd, sizeof(cmd), " off"))
+		return spe_off();
 	if (el2_pmbidr >= 0)
 		puts("# entered at EL2: MDCR_EL2.E2PB 0b11, PMSCR_EL2 PA|PCT\n");
 
@@ -418,6 +484,7 @@ int main(void)
 	v = read_sysreg(PMSIDR_EL1);
 	report(v == 0x2600f, "id: PMSIDR_EL1 FE FT FL ArchInst, interval 256, MaxSize 64, 12-bit");
 	report(read_sysreg(PMBIDR_EL1) == 0, "id: PMBIDR_EL1 P=0, Align 0");
+	report(dt_has_spe(), "id: the device tree has arm,statistical-profiling-extension-v1");
 	if (el2_pmbidr >= 0)
 		report(el2_pmbidr == 0, "el2: PMBIDR_EL1 read at EL2: P=0");
 

@@ -22,6 +22,12 @@ typedef unsigned char u8;
 	asm volatile("msr " __stringify(r) ", %0" : : "r"((u64)(v)));	\
 })
 
+/* the compiler keeps memory accesses on their side of it */
+static inline void barrier(void)
+{
+	asm volatile("" : : : "memory");
+}
+
 static inline void isb(void)
 {
 	asm volatile("isb" : : : "memory");
