@@ -411,11 +411,11 @@ u64 expect_undef, undef_esr;
 static void get_cmdline(char *cmd, u64 len)
 {
 	u64 block[2] = { (u64)cmd, len };
-	register u64 x0 asm("x0") = 0x15;
-	register u64 x1 asm("x1") = (u64)block;
+	u64 ret;
 
-	asm volatile("hlt #0xf000" : "+r"(x0) : "r"(x1) : "memory");
-	if (x0)
+	asm volatile("mov x0, #0x15\n\tmov x1, %1\n\thlt #0xf000\n\tmov %0, x0"
+		     : "=r"(ret) : "r"(block) : "x0", "x1", "memory");
+	if (ret)
 		cmd[0] = 0;
 }
 
