@@ -392,11 +392,43 @@ static void gic_init(void)
 }
 
 int el2_pmbidr = -1;
+static int el2_vhe_recs = -1, el2_vhe_good, el2_el12_good;
+
+#define PMSCR_EL12	s3_5_c9_c9_0
+#define HCR_RW		BIT(31)
+#define HCR_E2H		BIT(34)
+
+/*
+ * At EL2 (virtualization=on), first as a VHE kernel runs: with
+ * HCR_EL2.E2H, MDCR_EL2.E2PB 0b00 (EL2 owns the buffer), the PMSCR_EL1
+ * encoding is PMSCR_EL2 (E1SPE is E2SPE) and PMSCR_EL12 is EL1's
+ */
+static void el2_vhe(void)
+{
+	write_sysreg(HCR_RW | HCR_E2H, hcr_el2);
+	isb();
+	setup(256, 0, 0, 0);
+	write_sysreg(0x31, PMSCR_EL12);
+	el2_el12_good = read_sysreg(PMSCR_EL12) == 0x31 &&
+			read_sysreg(PMSCR_EL2) == 0 && read_sysreg(PMSCR_EL1) == 0;
+	nop_block(E1SPE);
+	el2_el12_good &= read_sysreg(PMSCR_EL12) == 0x31;
+	write_sysreg(0, PMSCR_EL12);
+	collect();
+	el2_vhe_recs = nrec;
+	el2_vhe_good = nrec == 9 && !parse_err;
+	for (int i = 0; el2_vhe_good && i < 9; i++)
+		el2_vhe_good = recs[i].el == 2 &&
+			recs[i].pc == (u64)nop_block_nops + (i ? 4 * (256 * i - 1) : -4);
+	write_sysreg(HCR_RW, hcr_el2);
+	isb();
+}
 
 /* At EL2 (virtualization=on): give EL1 the buffer as a kernel does */
 void el2_setup(void)
 {
 	el2_pmbidr = read_sysreg(PMBIDR_EL1);
+	el2_vhe();
 	write_sysreg(BIT(31), hcr_el2);		/* EL1 is AArch64 */
 	write_sysreg(3ul << 12, mdcr_el2);	/* E2PB 0b11: EL1&0 owns it */
 	write_sysreg(PA | PCT, PMSCR_EL2);
@@ -487,6 +519,12 @@ int main(void)
 	report(dt_has_spe(), "id: the device tree has arm,statistical-profiling-extension-v1");
 	if (el2_pmbidr >= 0)
 		report(el2_pmbidr == 0, "el2: PMBIDR_EL1 read at EL2: P=0");
+	if (el2_pmbidr >= 0) {
+		report(el2_vhe_good, "el2: VHE, E2PB 0b00: E2SPE samples EL2 exactly");
+		if (!el2_vhe_good)
+			note("records", el2_vhe_recs);
+		report(el2_el12_good, "el2: VHE: PMSCR_EL12 is PMSCR_EL1, PMSCR_EL1 is PMSCR_EL2");
+	}
 
 	/* the interval: exactly every 256th operation, the ISB first */
 	setup(256, 0, 0, 0);
