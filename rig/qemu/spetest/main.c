@@ -553,6 +553,27 @@ int main(void)
 		good = recs[i].pc == (u64)nop_block_nops + (i ? 4 * (512 * i - 1) : -4);
 	report(good, "interval 512: 5 records, 512 operations apart");
 
+	/* RND: each reload 0 to 255 longer, pseudo-randomly */
+	setup(256 | 1, 0, 0, 0);
+	nop_block(E1SPE);
+	collect();
+	good = nrec >= 5 && nrec <= 9 && !parse_err && recs[0].pc == (u64)nop_block_nops - 4;
+	{
+		int varied = 0;
+
+		for (int i = 1; good && i < nrec; i++) {
+			u64 d = (recs[i].pc - recs[i - 1].pc) / 4;
+
+			good = d >= 256 && d <= 511;
+			varied |= i > 1 && recs[i].pc - recs[i - 1].pc !=
+					   recs[1].pc - recs[0].pc;
+		}
+		good &= varied;
+	}
+	if (!good)
+		note("records", nrec);
+	report(good, "interval 256 with RND: samples 256 to 511 operations apart, not all alike");
+
 	/* loads, stores, branches: addresses, types, events */
 	setup(256, 0, 0, 0);
 	mix_block(E1SPE, 0, ld_area, 0, st_area);
