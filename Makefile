@@ -19,6 +19,8 @@
 #   make qemu             build QEMU with the emulated x86 PMU (rig/qemu; make setup does)
 #   make qemu-test        its conformance suite (bare metal, -icount), Intel and AMD models
 #                         and real parts' identities (make check runs it without them)
+#   make qemu-arm64       build qemu-system-aarch64 with Arm SPE (rig/qemu/patches-arm64)
+#   make qemu-spe-test    its conformance suite (bare metal, EL1 and EL2)
 #   make debian-build     our perf in a kernel with Debian's config (ARCH=, STEP=config|perf|vmlinux|modules)
 #
 # Options: ARCH=x86_64|arm64 (one arch; check and compare default to both),
@@ -37,10 +39,10 @@ ARCHES := $(if $(ARCH),$(ARCH),x86_64 arm64)
 ONE_ARCH := $(if $(ARCH),$(ARCH),x86_64)
 export KSRC ICOUNT TIMEOUT BUILD SKIP_KERNEL FAULT LOAD ONLY REPEAT FUZZ_DEBUG X86_PMU
 
-.PHONY: all setup kernel run shell check compare abi-check checkpatch clean-room rig-selftest bench profile fuzz qemu qemu-test debian-build clean help
+.PHONY: all setup kernel run shell check compare abi-check checkpatch clean-room rig-selftest bench profile fuzz qemu qemu-test qemu-arm64 qemu-spe-test debian-build clean help
 all: help
 help:
-	@sed -n '3,29s/^# \{0,1\}//p' Makefile
+	@sed -n '3,32s/^# \{0,1\}//p' Makefile
 
 setup:
 	@rig/setup.sh
@@ -92,6 +94,12 @@ qemu:
 
 qemu-test:
 	@IDENTITIES=1 rig/qemu/test.sh
+
+qemu-arm64:
+	@TARGET=aarch64 rig/qemu/build.sh >/dev/null
+
+qemu-spe-test:
+	@rig/qemu/spe-test.sh
 
 clean:
 	rm -rf build

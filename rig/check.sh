@@ -132,6 +132,22 @@ if [[ " $ARCHES " == *" x86_64 "* ]] && [ "$MODE" = check ] && [ -z "${ONLY:-}" 
 	[ "$b" = 0 ] || total_fail=1
 fi
 
+# The rig QEMU's Statistical Profiling Extension (rig/qemu/patches-arm64)
+# has its own bare-metal conformance suite too: once per make check that
+# includes arm64, not for ONLY= runs (about 5 s once QEMU is built).
+if [[ " $ARCHES " == *" arm64 "* ]] && [ "$MODE" = check ] && [ -z "${ONLY:-}" ]; then
+	O=$(variant_dir "$VARIANT" arm64 "$DEBUG")
+	stage "qemu-spe model" "$RIG/qemu/spe-test.sh" > "$O/qemu-spe-tap.log" 2>&1 || true
+	grep '^not ok' "$O/qemu-spe-tap.log" || true
+	read -r a b <<<"$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$O/qemu-spe-tap.log" | tail -1)"
+	if [ -z "$a" ]; then
+		a=0 b=1
+		tail -5 "$O/qemu-spe-tap.log"
+	fi
+	summaries+=("qemu-spe model: $a passed, $b failed, 0 skipped ($O/qemu-spe-tap.log)")
+	[ "$b" = 0 ] || total_fail=1
+fi
+
 # The clean-room gate (rig/clean-room.py): none of our code or comments
 # repeats upstream's perf files. Ours only, once per make check, and not
 # for ONLY= runs; it reads files, so it takes a few seconds.

@@ -1,5 +1,7 @@
 #!/bin/bash
-# rig/qemu/build.sh: build qemu-system-x86_64 with the emulated x86 PMU.
+# rig/qemu/build.sh: build qemu-system-x86_64 with the emulated x86 PMU,
+# or (TARGET=aarch64) qemu-system-aarch64 with the Statistical Profiling
+# Extension (FEAT_SPE, rig/qemu/patches-arm64).
 #
 # Debian's qemu 7.2 source package, fetched with `apt-get source` through a
 # throwaway APT_CONFIG (the machine's own sources, as deb-src; the machine's
@@ -12,8 +14,16 @@
 #
 #   rig/qemu/build.sh           build if needed; prints the binary's path
 #   rig/qemu/build.sh --fetch   only fetch and unpack the source (once)
+#   TARGET=x86_64|aarch64       which QEMU (default x86_64); each has its
+#                               own series, key, build tree and installs, so
+#                               a change to one series never rebuilds the
+#                               other: x86_64 from rig/qemu/patches into
+#                               $KPERF_CACHE/qemu-pmu, aarch64 from
+#                               rig/qemu/patches-arm64 into
+#                               $KPERF_CACHE/qemu-arm64 (the source is
+#                               fetched once, into qemu-pmu/src, for both)
 #   JOBS=n                      parallel compile jobs (default: nproc)
-#   QEMU_PMU_DIR=dir            where everything goes ($KPERF_CACHE/qemu-pmu)
+#   QEMU_PMU_DIR=dir            where everything goes (see TARGET)
 #
 # The binary finds its firmware (SeaBIOS, option ROMs) in the system's
 # QEMU directories, so it needs no -L: it is configured with those
@@ -22,8 +32,18 @@
 source "$(dirname "$0")/../lib.sh"
 
 HERE=$RIG/qemu
-PATCHES=$HERE/patches
-QEMU_PMU_DIR=${QEMU_PMU_DIR:-$KPERF_CACHE/qemu-pmu}
+TARGET=${TARGET:-x86_64}
+case "$TARGET" in
+x86_64)
+	PATCHES=$HERE/patches
+	QEMU_PMU_DIR=${QEMU_PMU_DIR:-$KPERF_CACHE/qemu-pmu} ;;
+aarch64)
+	PATCHES=$HERE/patches-arm64
+	QEMU_PMU_DIR=${QEMU_PMU_DIR:-$KPERF_CACHE/qemu-arm64} ;;
+*) die "unknown TARGET '$TARGET' (x86_64 or aarch64)" ;;
+esac
+# the unpacked source: one copy for both targets
+SRC_DIR=${SRC_DIR:-$KPERF_CACHE/qemu-pmu/src}
 JOBS=${JOBS:-$(nproc)}
 
 # Host packages the build needs (x86_64 TCG, fdt, virtfs).
@@ -35,10 +55,10 @@ rt_deps=(qemu-system-data seabios ipxe-qemu)
 
 series() { grep -v -e '^#' -e '^[[:space:]]*$' "$PATCHES/series"; }
 
-key=$( { for p in $(series); do echo "$p"; cat "$PATCHES/$p"; done
+key=$( { echo "$TARGET"; for p in $(series); do echo "$p"; cat "$PATCHES/$p"; done
 	 cat "$PATCHES/series" "$HERE/build.sh"; } | sha256sum | cut -c1-16)
 dest=$QEMU_PMU_DIR/$key
-bin=$dest/bin/qemu-system-x86_64
+bin=$dest/bin/qemu-system-$TARGET
 
 if [ -x "$bin" ] && [ -f "$dest/.done" ]; then
 	ln -sfn "$key" "$QEMU_PMU_DIR/current"
@@ -116,10 +136,11 @@ fetch_source() {
 	fi
 }
 
-src=$QEMU_PMU_DIR/src
+src=$SRC_DIR
 if [ ! -f "$src/.kperf-extracted" ]; then
 	log "qemu-pmu: fetching Debian's qemu source (once)"
-	tmp=$(mktemp -d "$QEMU_PMU_DIR/fetch.XXXXXX")
+	mkdir -p "$(dirname "$src")"
+	tmp=$(mktemp -d "$(dirname "$src")/fetch.XXXXXX")
 	fetch_source "$tmp"
 	d=$(find "$tmp" -maxdepth 1 -type d -name 'qemu-*' | head -1)
 	[ -n "$d" ] && [ -f "$d/target/i386/cpu.c" ] || die "qemu-pmu: no qemu source tree in $tmp"
@@ -160,7 +181,7 @@ t0=$(date +%s)
 # firmware directory, or a fresh machine's QEMU cannot start a PC.
 conf=(--prefix=/usr
       --firmwarepath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu
-      --target-list=x86_64-softmmu --without-default-features
+      --target-list=$TARGET-softmmu --without-default-features
       --enable-tcg --enable-fdt=system
       --enable-virtfs --enable-cap-ng --enable-attr
       --disable-docs --disable-werror)
@@ -173,25 +194,30 @@ if [ ! -f "$b/build.ninja" ] ||
 	echo "${conf[*]}" > "$b/.rig-configure"
 fi
 log "qemu-pmu: building ($JOBS jobs; $(series | wc -l) patches, key $key)"
-ninja -C "$b" -j "$JOBS" qemu-system-x86_64 >"$work/build.log" 2>&1 ||
+ninja -C "$b" -j "$JOBS" "qemu-system-$TARGET" >"$work/build.log" 2>&1 ||
 	{ grep -E -A5 'error|FAILED' "$work/build.log" | head -40 >&2; die "qemu-pmu: build failed ($work/build.log)"; }
 rm -rf "$dest.tmp"
 mkdir -p "$dest.tmp/bin"
-cp "$b/qemu-system-x86_64" "$dest.tmp/bin/"
-strip "$dest.tmp/bin/qemu-system-x86_64"
+cp "$b/qemu-system-$TARGET" "$dest.tmp/bin/"
+strip "$dest.tmp/bin/qemu-system-$TARGET"
 # QEMU looks for firmware relative to its binary (prefix /usr: bin/../share/
 # qemu, ...): point those at the system's firmware.
 mkdir -p "$dest.tmp/share" "$dest.tmp/lib/ipxe"
 ln -s /usr/share/qemu "$dest.tmp/share/qemu"
 ln -s /usr/share/seabios "$dest.tmp/share/seabios"
 ln -s /usr/lib/ipxe/qemu "$dest.tmp/lib/ipxe/qemu"
-{ echo "qemu $version + rig/qemu/patches"; series; } > "$dest.tmp/VERSION"
+{ echo "qemu $version + rig/qemu/$(basename "$PATCHES")"; series; } > "$dest.tmp/VERSION"
 # It must find its firmware: a PC that cannot load SeaBIOS exits at once
 # with an error; one that can waits, stopped (-S), until the timeout.
+# (aarch64: a virt board with its CPU model, which needs no firmware.)
+case "$TARGET" in
+x86_64) machine=(-M pc) ;;
+aarch64) machine=(-M virt,gic-version=3 -cpu max,spe=on) ;;
+esac
 rc=0
-out=$(timeout 5 "$dest.tmp/bin/qemu-system-x86_64" -M pc -S -nodefaults \
+out=$(timeout 5 "$dest.tmp/bin/qemu-system-$TARGET" "${machine[@]}" -S -nodefaults \
 	-display none -monitor none 2>&1) || rc=$?
-[ "$rc" = 124 ] || die "qemu-pmu: the new binary does not start a PC: $out"
+[ "$rc" = 124 ] || die "qemu-pmu: the new binary does not start a machine: $out"
 touch "$dest.tmp/.done"
 rm -rf "$dest"
 mv "$dest.tmp" "$dest"

@@ -354,6 +354,7 @@ static int __init x86_core_pmu_init(void)
 		if (ret)
 			goto fail_pmi;
 	}
+	x86_branch_snapshot_init(x86_cores[0]);
 	return 0;
 
 fail_pmi:

@@ -113,6 +113,10 @@ struct x86_constraint {
  * @branch_sample: put the branch stack in a sample of @event (PMI)
  * @branch_sched_in: a context switch on this CPU, before the incoming
  *	task's events arrive (while @branch_add holds perf_sched_cb_inc())
+ * @branch_snapshot: copy the branch recorder's entries, youngest first and
+ *	unfiltered, into @entries (room for @cnt); returns how many, 0 when
+ *	no event uses the recorder on this CPU. The caller has the counters
+ *	stopped, except in NMI (branch_snapshot.c)
  * @precise_init: accept a new event with attr.precise_ip (at most
  *	@max_precise, already checked) and mark it X86_EVENT_FLAG_PEBS;
  *	NULL when the PMU samples nothing precisely (max_precise 0)
@@ -145,6 +149,8 @@ struct x86_core_ops {
 	void (*branch_sample)(struct perf_event *event,
 			      struct perf_sample_data *data);
 	void (*branch_sched_in)(void);
+	unsigned int (*branch_snapshot)(struct perf_branch_entry *entries,
+					unsigned int cnt);
 	int (*precise_init)(struct perf_event *event);
 	int (*drain)(struct x86_core *core, struct x86_cpu_pmu *cpuc,
 		     u64 status, struct pt_regs *regs);
@@ -314,6 +320,9 @@ u64 x86_pdist_counters(const struct x86_core *core, u64 cntrs);
 u64 x86_event_counters(const struct x86_core *core, struct perf_event *event);
 int x86_assign(u64 *allowed, int n, u64 busy, int *idx);
 int x86_validate_group(struct perf_event *event);
+
+/* branch_snapshot.c */
+void x86_branch_snapshot_init(const struct x86_core *core);
 
 /* event.c */
 int x86_event_init(struct perf_event *event);

@@ -44,5 +44,7 @@ void amd_lbr_enable(void);
 void amd_lbr_disable(void);
 void amd_lbr_reset_cpu(void);
 void amd_lbr_sample(struct perf_event *event, struct perf_sample_data *data);
+unsigned int amd_lbr_snapshot(struct perf_branch_entry *entries,
+			      unsigned int cnt);
 
 #endif /* _ARCH_X86_EVENTS_AMD_AMD_H */

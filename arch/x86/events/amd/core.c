@@ -142,6 +142,7 @@ static const struct x86_core_ops amd_v2_ops = {
 	.branch_del	= amd_lbr_del,
 	.branch_sample	= amd_lbr_sample,
 	.branch_sched_in = amd_lbr_sched_in,
+	.branch_snapshot = amd_lbr_snapshot,
 };
 
 static const struct x86_core_ops amd_gated_ops = {

@@ -385,6 +385,24 @@ void amd_lbr_disable(void)
 		lbr_record(false);
 }
 
+/*
+ * The entries that hold a branch, youngest first, decoded into @e (room
+ * for @max); returns how many. This CPU, the LBR stopped or in NMI.
+ */
+static unsigned int lbr_read(struct perf_branch_entry *e, unsigned int max)
+{
+	unsigned int va_bits = boot_cpu_data.x86_virt_bits;
+	unsigned int i, nr = 0;
+	u64 from, to;
+
+	for (i = 0; i < lbr_depth && nr < max; i++) {
+		rdmsrl(lbr_from_msr(i), from);
+		rdmsrl(lbr_to_msr(i), to);
+		nr += amd_lbr_decode(from, to, va_bits, &e[nr]);
+	}
+	return nr;
+}
+
 /**
  * amd_lbr_sample - put the branch stack in a sample
  * @event: the event whose counter overflowed
@@ -398,23 +416,34 @@ void amd_lbr_disable(void)
 void amd_lbr_sample(struct perf_event *event, struct perf_sample_data *data)
 {
 	struct perf_branch_stack *bs = this_cpu_ptr(lbr_stacks);
-	unsigned int va_bits = boot_cpu_data.x86_virt_bits;
-	unsigned int i, nr = 0;
-	u64 from, to;
 
 	if (!(event->hw.flags & X86_EVENT_FLAG_LBR))
 		return;
-	for (i = 0; i < lbr_depth; i++) {
-		rdmsrl(lbr_from_msr(i), from);
-		rdmsrl(lbr_to_msr(i), to);
-		nr += amd_lbr_decode(from, to, va_bits, &bs->entries[nr]);
-	}
-	bs->nr = nr;
+	bs->nr = lbr_read(bs->entries, lbr_depth);
 	bs->hw_idx = 0;
 	x86_lbr_filter(bs, NULL,
 		       x86_lbr_wanted(event->attr.branch_sample_type) |
 		       X86_BR_FUSED);
 	perf_sample_save_brstack(data, event, bs, NULL);
+}
+
+/**
+ * amd_lbr_snapshot - the LBR's entries for bpf_get_branch_snapshot()
+ * @entries: filled youngest first with the entries that hold a branch,
+ *	unfiltered
+ * @cnt: room in @entries
+ *
+ * Context: this CPU, interrupts off, the LBR stopped (except in NMI).
+ * Return: how many entries were filled in; 0 while no event uses the
+ * LBR here.
+ */
+unsigned int amd_lbr_snapshot(struct perf_branch_entry *entries,
+			      unsigned int cnt)
+{
+	lockdep_assert_irqs_disabled();
+	if (!this_cpu_read(amd_lbr_cpu.users))
+		return 0;
+	return lbr_read(entries, cnt);
 }
 
 /**

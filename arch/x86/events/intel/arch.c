@@ -238,6 +238,7 @@ static const struct x86_core_ops intel_ops = {
 	.branch_del	= intel_lbr_del,
 	.branch_sample	= intel_lbr_sample,
 	.branch_sched_in = intel_lbr_sched_in,
+	.branch_snapshot = intel_lbr_snapshot,
 	.precise_init	= intel_pebs_init,
 	.drain		= intel_pebs_drain,
 	.precise_flush	= intel_pebs_flush,

@@ -143,6 +143,8 @@ void intel_lbr_disable(void);
 void intel_lbr_sched_in(void);
 void intel_lbr_reset_cpu(void);
 void intel_lbr_sample(struct perf_event *event, struct perf_sample_data *data);
+unsigned int intel_lbr_snapshot(struct perf_branch_entry *entries,
+				unsigned int cnt);
 u8 intel_lbr_decode(const struct intel_lbr_rec *rec,
 		    struct perf_branch_entry *e);
 void intel_lbr_save_stack(struct perf_event *event,

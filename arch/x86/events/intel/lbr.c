@@ -49,6 +49,7 @@
 
 #include <linux/bitfield.h>
 #include <linux/export.h>
+#include <linux/hardirq.h>
 #include <linux/lockdep.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
@@ -94,6 +95,17 @@ struct lbr_buf {
 };
 
 static struct lbr_buf __percpu *lbr_bufs;
+
+/*
+ * Where intel_lbr_snapshot() reads the entries, one per CPU and level: a
+ * snapshot in NMI may interrupt one with interrupts off, and neither may
+ * use @lbr_bufs, which a PMI on its way may be filling.
+ */
+struct lbr_snap {
+	struct intel_lbr_rec	rec[2][LBR_MAX_DEPTH];
+};
+
+static struct lbr_snap __percpu *lbr_snaps;
 
 /*
  * A call-stack event's copy of the LBR while its task is off the CPU:
@@ -497,6 +509,32 @@ void intel_lbr_sample(struct perf_event *event, struct perf_sample_data *data)
 }
 
 /**
+ * intel_lbr_snapshot - the LBR's entries for bpf_get_branch_snapshot()
+ * @entries: filled youngest first, unfiltered
+ * @cnt: room in @entries
+ *
+ * Context: this CPU, interrupts off, the LBR stopped (except in NMI).
+ * Return: how many entries were filled in; 0 while no event uses the
+ * LBR here, as it then holds nothing of the caller's.
+ */
+unsigned int intel_lbr_snapshot(struct perf_branch_entry *entries,
+				unsigned int cnt)
+{
+	struct intel_lbr_rec *rec;
+	unsigned int i, nr;
+	u64 hw_idx;
+
+	lockdep_assert_irqs_disabled();
+	if (!this_cpu_read(lbr_cpu.users) || !lbr_snaps)
+		return 0;
+	rec = this_cpu_ptr(lbr_snaps)->rec[in_nmi() ? 1 : 0];
+	nr = min(lbr.ops->read(rec, &hw_idx), cnt);
+	for (i = 0; i < nr; i++)
+		intel_lbr_decode(&rec[i], &entries[i]);
+	return nr;
+}
+
+/**
  * x86_perf_get_lbr - the host's LBR, for KVM's guest LBR support
  * @lbr_out: filled with the depth and MSR bases; all zero without LBR
  *
@@ -538,6 +576,8 @@ void __init intel_lbr_probe(struct x86_core *core, u64 perf_caps)
 				  __alignof__(struct lbr_buf));
 	if (!lbr_bufs)
 		return;
+	/* without it, bpf_get_branch_snapshot() finds nothing */
+	lbr_snaps = alloc_percpu(struct lbr_snap);
 	lbr = caps;
 	core->branches = caps.depth;
 }

@@ -197,7 +197,6 @@ FIXTURE(branch_sampling) {
 
 FIXTURE_SETUP(branch_sampling)
 {
-	static const struct sample_limits fast = { .rate = 100000, .pct = 0 };
 	int ret;
 
 #if !defined(__x86_64__)
@@ -205,13 +204,8 @@ FIXTURE_SETUP(branch_sampling)
 #endif
 	if (geteuid())
 		SKIP(return, "raising %s needs root", SAMPLE_RATE_PATH);
-	ASSERT_EQ(0, sample_limits_get(&self->saved));
-	ret = sample_limits_set(&fast);
-	if (ret) {
-		/* the teardown does not run after a failed setup */
-		sample_limits_set(&self->saved);
-		ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s", strerror(-ret));
-	}
+	ret = sample_limits_raise(&self->saved);
+	ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s", strerror(-ret));
 }
 
 FIXTURE_TEARDOWN_PARENT(branch_sampling)

@@ -1092,20 +1092,14 @@ FIXTURE(x86_sampling) {
 
 FIXTURE_SETUP(x86_sampling)
 {
-	static const struct sample_limits fast = { .rate = 100000, .pct = 0 };
 	int ret;
 
 	if (!require_exact(_metadata))
 		return;
 	if (geteuid())
 		SKIP(return, "raising %s needs root", SAMPLE_RATE_PATH);
-	ASSERT_EQ(0, sample_limits_get(&self->saved));
-	ret = sample_limits_set(&fast);
-	if (ret) {
-		/* no teardown for a setup that did not go through */
-		sample_limits_set(&self->saved);
-		ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s", strerror(-ret));
-	}
+	ret = sample_limits_raise(&self->saved);
+	ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s", strerror(-ret));
 }
 
 FIXTURE_TEARDOWN_PARENT(x86_sampling)

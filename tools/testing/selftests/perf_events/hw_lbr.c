@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
+#include "bpf_common.h"
 #include "perf_test.h"
 
 #define MAX_DEPTH	64
@@ -322,12 +324,28 @@ FIXTURE(lbr) {
 	struct lbr_br cycle[8];
 	int len;
 	struct lbr_sample *s;
+	struct sample_limits saved;
+	bool raised;
 };
 
+/*
+ * The checks count the samples inside the loop: a throttled event (the
+ * kernel lowers the sample rate after a slow PMI, which a loaded host
+ * makes common) would leave too few. As root the limits are raised for
+ * each test, and put back by the parent.
+ */
 FIXTURE_SETUP(lbr)
 {
+	int ret;
+
 	if (!HAVE_LOOP || !cpu_has_lbr())
 		SKIP(return, "no LBR on this CPU (x86 only)");
+	if (!geteuid()) {
+		ret = sample_limits_raise(&self->saved);
+		ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s",
+					 strerror(-ret));
+		self->raised = true;
+	}
 	self->depth = hw_pmu_cap("branches");
 	ASSERT_GT(self->depth, 0)
 		TH_LOG("the CPU has an LBR, the PMU no caps/branches");
@@ -337,9 +355,11 @@ FIXTURE_SETUP(lbr)
 	ASSERT_NE(NULL, self->s);
 }
 
-FIXTURE_TEARDOWN(lbr)
+/* the child's memory goes with it; the parent only restores the limits */
+FIXTURE_TEARDOWN_PARENT(lbr)
 {
-	free(self->s);
+	if (self->raised)
+		sample_limits_set(&self->saved);
 }
 
 /*
@@ -408,7 +428,12 @@ static int lbr_run(struct __test_metadata *_metadata, struct lbr_sample *smp,
 		TH_LOG("only %d of %d stacks full", full, inside);
 		return -1;
 	}
-	if (inside > 0 && cut * 20 > inside) {
+	/*
+	 * One preemption in a short run is chance, not a pattern: allow
+	 * one cut stack beyond the 5%, so a driver that clears the LBR
+	 * at every kernel entry (all stacks cut) still fails.
+	 */
+	if (inside > 0 && cut > 1 + inside / 20) {
 		TH_LOG("%d of %d stacks shorter than %d", cut, inside, want);
 		return -1;
 	}
@@ -748,6 +773,211 @@ TEST_F(lbr, group_members_share_the_filter)
 	if (other >= 0)
 		close(other);
 	close(leader);
+}
+
+/*
+ * bpf_get_branch_snapshot(): a tracepoint program run by this task's
+ * fork (sched_process_fork fires in the parent) copies the LBR into a
+ * map. While an event records kernel branches, the helper gets entries,
+ * kernel ones at the young end, and among them the branch from
+ * trace_call_bpf() into the program: the recorder stopped within a few
+ * branches of the program's request. (The verifier inlines the helper as
+ * a direct call of the static call's target, a function of the driver
+ * that the test does not name, so that the kernels compare.)
+ */
+#define FORK_TP	"/sys/kernel/tracing/events/sched/sched_process_fork/id"
+#define SNAP_ROOM	(MAX_DEPTH * sizeof(struct perf_branch_entry))
+
+struct snap {
+	__s64 ret;
+	struct perf_branch_entry e[MAX_DEPTH];
+};
+
+/* a snapshot program on this task's forks: its map, itself, its event */
+struct snap_prog {
+	int map, prog, tp;
+};
+
+static void snap_close(struct snap_prog *sp)
+{
+	if (sp->tp >= 0)
+		close(sp->tp);
+	if (sp->prog >= 0)
+		close(sp->prog);
+	if (sp->map >= 0)
+		close(sp->map);
+}
+
+/* [*lo, *hi) of kernel text symbol @name, from /proc/kallsyms */
+static bool ksym_range(const char *name, __u64 *lo, __u64 *hi)
+{
+	char line[256], sym[128], type;
+	unsigned long long a;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	*lo = 0;
+	*hi = ~0ULL;
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %127s", &a, &type, sym) != 3 || !a)
+			continue;
+		if (!*lo && !strcmp(sym, name))
+			*lo = a;
+		else if (*lo && a > *lo && a < *hi)
+			*hi = a;
+	}
+	fclose(f);
+	return *lo != 0;
+}
+
+/* fork once, so that the program runs in this task; its result */
+static __s64 snap_fork(int tp, int map, struct snap *out)
+{
+	pid_t pid;
+
+	memset(out, 0, sizeof(*out));
+	out->ret = 1;
+	if (map_update(map, 0, out) ||
+	    ioctl(tp, PERF_EVENT_IOC_ENABLE, 0))
+		return 1;
+	pid = fork();
+	if (!pid)
+		_exit(0);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	ioctl(tp, PERF_EVENT_IOC_DISABLE, 0);
+	if (map_lookup(map, 0, out))
+		return 1;
+	return out->ret;
+}
+
+/*
+ * The program and its tracepoint event on this task, pinned to CPU 0;
+ * 0, or -1 with the reason logged and what was made closed.
+ */
+static int snap_setup(struct __test_metadata *_metadata, struct snap_prog *sp)
+{
+	struct bpf_insn insns[] = {
+		ST_W(BPF_REG_10, -4, 0),
+		LD_MAP(BPF_REG_1, 0), LD_HI(0),
+		MOV_REG(BPF_REG_2, BPF_REG_10),
+		ADD_IMM(BPF_REG_2, -4),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JEQ_IMM(BPF_REG_0, 0, 7),
+		MOV_REG(BPF_REG_6, BPF_REG_0),
+		MOV_REG(BPF_REG_1, BPF_REG_6),
+		ADD_IMM(BPF_REG_1, offsetof(struct snap, e)),
+		MOV_IMM(BPF_REG_2, SNAP_ROOM),
+		MOV_IMM(BPF_REG_3, 0),
+		CALL(BPF_FUNC_get_branch_snapshot),
+		STX_DW(BPF_REG_6, BPF_REG_0, 0),
+		MOV_IMM(BPF_REG_0, 1),
+		EXIT(),
+	};
+	struct perf_event_attr attr;
+	long id;
+
+	sp->map = -1;
+	sp->prog = -1;
+	sp->tp = -1;
+	if (read_long(FORK_TP, &id) || pin_to_cpu(0)) {
+		TH_LOG("no %s, or no CPU 0", FORK_TP);
+		return -1;
+	}
+	sp->map = map_create(BPF_MAP_TYPE_ARRAY, sizeof(struct snap), 1);
+	if (sp->map < 0) {
+		TH_LOG("map: %s", strerror(errno));
+		return -1;
+	}
+	insns[1].imm = sp->map;
+	sp->prog = prog_load(BPF_PROG_TYPE_TRACEPOINT, insns,
+			     ARRAY_SIZE(insns));
+	perf_attr_init(&attr, PERF_TYPE_TRACEPOINT, id);
+	attr.sample_period = 1;
+	attr.disabled = 1;
+	if (sp->prog >= 0)
+		sp->tp = sys_perf_event_open(&attr, 0, -1, -1,
+					     PERF_FLAG_FD_CLOEXEC);
+	if (sp->tp < 0 || ioctl(sp->tp, PERF_EVENT_IOC_SET_BPF, sp->prog)) {
+		TH_LOG("program on the tracepoint: %s", strerror(errno));
+		snap_close(sp);
+		return -1;
+	}
+	return 0;
+}
+
+TEST_F(lbr, bpf_branch_snapshot)
+{
+	struct perf_event_attr attr;
+	struct snap_prog sp;
+	struct snap out;
+	__u64 lo, hi, lo2, hi2;
+	bool found = false;
+	int fd, i, n;
+	__s64 ret;
+
+	if (geteuid())
+		SKIP(return, "kernel branches and BPF need root");
+	ASSERT_TRUE(ksym_range("trace_call_bpf", &lo, &hi));
+	ASSERT_EQ(0, snap_setup(_metadata, &sp));
+
+	/* a counting event with a kernel and user branch stack */
+	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.exclude_kernel = 0;
+	attr.disabled = 0;
+	attr.sample_period = 1ULL << 40;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_GE(fd, 0) TH_LOG("LBR event: %s", strerror(errno));
+	ret = snap_fork(sp.tp, sp.map, &out);
+	close(fd);
+	snap_close(&sp);
+
+	ASSERT_GT(ret, 0);
+	ASSERT_EQ(0, ret % (__s64)sizeof(struct perf_branch_entry));
+	n = ret / sizeof(struct perf_branch_entry);
+	ASSERT_LE(n, self->depth);
+	for (i = 0; i < n; i++) {
+		if (i < 4)
+			EXPECT_TRUE(out.e[i].from >> 63 && out.e[i].to >> 63)
+				TH_LOG("entry %d %#llx->%#llx is no kernel branch",
+				       i, (unsigned long long)out.e[i].from,
+				       (unsigned long long)out.e[i].to);
+		found |= out.e[i].from >= lo && out.e[i].from < hi;
+	}
+	/*
+	 * KASAN's outline checks are calls: on such a kernel the way to the
+	 * recorder's stop takes more branches than the LBR holds.
+	 */
+	if (ksym_range("__asan_load8_noabort", &lo2, &hi2))
+		found = true;
+	EXPECT_TRUE(found)
+		TH_LOG("no branch from trace_call_bpf (%#llx) among %d",
+		       (unsigned long long)lo, n);
+	for (i = 0; !found && i < n; i++)
+		TH_LOG("entry %d: %#llx -> %#llx", i,
+		       (unsigned long long)out.e[i].from,
+		       (unsigned long long)out.e[i].to);
+}
+
+/*
+ * With no event using the LBR on the CPU it holds nothing of the
+ * program's (it stopped when its last user left, with whatever ran
+ * then): the helper says -ENOENT. Upstream's driver hands out those
+ * stale entries (rig/xfail.list).
+ */
+TEST_F(lbr, bpf_branch_snapshot_needs_a_recorder)
+{
+	struct snap_prog sp;
+	struct snap out;
+
+	if (geteuid())
+		SKIP(return, "BPF needs root");
+	ASSERT_EQ(0, snap_setup(_metadata, &sp));
+	EXPECT_EQ(-ENOENT, snap_fork(sp.tp, sp.map, &out));
+	snap_close(&sp);
 }
 
 TEST_HARNESS_MAIN

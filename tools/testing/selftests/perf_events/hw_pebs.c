@@ -298,20 +298,14 @@ FIXTURE(pebs) {
  */
 FIXTURE_SETUP(pebs)
 {
-	static const struct sample_limits fast = { .rate = 100000, .pct = 0 };
 	int ret;
 
 	if (!HAVE_LOOP || !cpu_has_flag("pebs"))
 		SKIP(return, "no PEBS on this CPU (x86 only)");
 	if (!geteuid()) {
-		ASSERT_EQ(0, sample_limits_get(&self->saved));
-		ret = sample_limits_set(&fast);
-		if (ret) {
-			/* the teardown does not run after a failed setup */
-			sample_limits_set(&self->saved);
-			ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s",
-						 strerror(-ret));
-		}
+		ret = sample_limits_raise(&self->saved);
+		ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s",
+					 strerror(-ret));
 		self->raised = true;
 	}
 	self->max = hw_pmu_cap("max_precise");

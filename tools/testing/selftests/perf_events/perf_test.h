@@ -456,6 +456,28 @@ static inline int sample_limits_set(const struct sample_limits *s)
 	return write_long(SAMPLE_PCT_PATH, pct) ?: ret;
 }
 
+/*
+ * For the tests that need every period's sample: a slow PMI under the
+ * emulator (or on a loaded host) makes the kernel lower
+ * perf_event_max_sample_rate, and a throttled event then takes at most a
+ * sample or two per tick. Saves the limits in @saved, raises the rate
+ * and stops the lowering; the caller's teardown puts @saved back. On
+ * failure the limits are already back and -errno is returned (a failed
+ * fixture setup has no teardown).
+ */
+static inline int sample_limits_raise(struct sample_limits *saved)
+{
+	static const struct sample_limits fast = { .rate = 100000, .pct = 0 };
+	int ret = sample_limits_get(saved);
+
+	if (ret)
+		return ret;
+	ret = sample_limits_set(&fast);
+	if (ret)
+		sample_limits_set(saved);
+	return ret;
+}
+
 /* Run the calling thread on @cpu only: sched_setaffinity()'s result. */
 static inline int pin_to_cpu(int cpu)
 {
