@@ -9,8 +9,8 @@
 # under -icount, and once more on each real part's identity
 # (X86_IDENTITIES); on arm64 five times: the heterogeneous-PMU suite boots
 # again on a device tree with two CPU PMUs, the ACPI suite on UEFI
-# firmware, and KVM's vPMU selftest at EL2, and with SPE_QEMU set the
-# SPE suite on a CPU with FEAT_SPE; on both, the lockdown suite
+# firmware, KVM's vPMU selftest at EL2, and the SPE suite on the rig's
+# QEMU model of FEAT_SPE (SPE_QEMU); on both, the lockdown suite
 # boots with lockdown=confidentiality and the SELinux suite with SELinux
 # on; see rig/mkinitramfs.sh), and turn its logs
 # into
@@ -103,9 +103,16 @@ for ARCH in $ARCHES; do
 	# both, lockdown=confidentiality and SELinux
 	for extra in hetero acpi kvm spe lockdown selinux; do
 		[ "$MODE" = check ] && [ -s "$O/initramfs/tests/$extra.list" ] || continue
-		# the SPE suite needs a QEMU that models FEAT_SPE (rig/qemu.sh)
-		if [ "$extra" = spe ] && [ -z "${SPE_QEMU:-}" ]; then
-			log "SPE_QEMU not set: no spe boot (selftests/hw_spe not run)"
+		# the SPE suite needs a QEMU that models FEAT_SPE: the rig's
+		# (rig/qemu/patches-arm64, built on first use) unless SPE_QEMU
+		# names another; SPE_QEMU= (empty) leaves the boot out
+		if [ "$extra" = spe ] && [ -z "${SPE_QEMU+set}" ]; then
+			SPE_QEMU=$(TARGET=aarch64 "$RIG/qemu/build.sh") ||
+				{ log "cannot build the rig's qemu-system-aarch64"; SPE_QEMU=; }
+			export SPE_QEMU
+		fi
+		if [ "$extra" = spe ] && [ -z "$SPE_QEMU" ]; then
+			log "SPE_QEMU empty: no spe boot (selftests/hw_spe not run)"
 			continue
 		fi
 		stage "boot+tests $VARIANT-$ARCH $extra" "$RIG/qemu.sh" "$VARIANT" "$ARCH" "$DEBUG" $extra || true

@@ -47,8 +47,8 @@
 # LbrExtV2 with 16 entries).
 # SPE_QEMU=/path/qemu-system-aarch64: a QEMU whose arm64 CPU models the
 # Statistical Profiling Extension (-cpu max,spe=on, with the SPE node in
-# its device tree), for MODE spe; rig/check.sh boots MODE spe only when
-# it is set.
+# its device tree), for MODE spe: by default the rig's
+# (TARGET=aarch64 rig/qemu/build.sh, as rig/check.sh sets it).
 # Exit status: 0 when the guest powered itself off, 124 on timeout.
 source "$(dirname "$0")/lib.sh"
 
@@ -149,7 +149,9 @@ fi
 # exact either way)
 if [ "$MODE" = spe ]; then
 	[ "$ARCH" = arm64 ] || die "MODE spe is arm64 only"
-	[ -x "${SPE_QEMU:-}" ] || die "MODE spe needs SPE_QEMU=/path/to/qemu-system-aarch64 with FEAT_SPE"
+	[ -n "${SPE_QEMU+set}" ] || SPE_QEMU=$(TARGET=aarch64 "$RIG/qemu/build.sh") ||
+		die "cannot build the rig's qemu-system-aarch64 (rig/qemu/build.sh)"
+	[ -x "$SPE_QEMU" ] || die "MODE spe needs SPE_QEMU=/path/to/qemu-system-aarch64 with FEAT_SPE"
 	qemu[0]=$SPE_QEMU
 	qemu[4]=${qemu[4]},spe=on
 	# (ICOUNT=0 boots it without)
