@@ -630,42 +630,39 @@ TEST_F(spe, user_samples_exact)
 	log_digest(_metadata, self, "user_samples_exact", false);
 }
 
-/* load_filter: only the loop's loads. */
-TEST_F(spe, load_filter)
+/*
+ * load_filter or store_filter (@f): only the loop's loads, or only its
+ * stores (@store, the op type's bit 0), each with its right address.
+ */
+static void ldst_filter(struct __test_metadata *_metadata,
+			struct _test_data_spe *self,
+			const struct fmt_field *f, int store, const char *name)
 {
 	struct perf_event_attr attr;
 	long iv = spe_interval(self, 512), i;
 
 	spe_attr(self, &attr, iv);
-	fmt_set(&attr, &self->fmt.load_filter, 1);
+	fmt_set(&attr, f, 1);
 	spe_run(_metadata, self, &attr, 64, 4000);
 	EXPECT_GE(self->n, (LOOP_INSNS * 4000L) / iv / 4);
 	for (i = 0; i < self->n; i++) {
 		ASSERT_TRUE(in_work(self->s[i].pc));
 		ASSERT_GE(loop_pos(self->s[i].pc), 0);
 		check_ldst(_metadata, &self->s[i]);
-		EXPECT_EQ(self->s[i].op & 1, 0);
+		EXPECT_EQ(self->s[i].op & 1, store);
 	}
-	log_digest(_metadata, self, "load_filter", false);
+	log_digest(_metadata, self, name, false);
 }
 
-/* store_filter: only the loop's stores. */
+TEST_F(spe, load_filter)
+{
+	ldst_filter(_metadata, self, &self->fmt.load_filter, 0, "load_filter");
+}
+
 TEST_F(spe, store_filter)
 {
-	struct perf_event_attr attr;
-	long iv = spe_interval(self, 512), i;
-
-	spe_attr(self, &attr, iv);
-	fmt_set(&attr, &self->fmt.store_filter, 1);
-	spe_run(_metadata, self, &attr, 64, 4000);
-	EXPECT_GE(self->n, (LOOP_INSNS * 4000L) / iv / 4);
-	for (i = 0; i < self->n; i++) {
-		ASSERT_TRUE(in_work(self->s[i].pc));
-		ASSERT_GE(loop_pos(self->s[i].pc), 0);
-		check_ldst(_metadata, &self->s[i]);
-		EXPECT_EQ(self->s[i].op & 1, 1);
-	}
-	log_digest(_metadata, self, "store_filter", false);
+	ldst_filter(_metadata, self, &self->fmt.store_filter, 1,
+		    "store_filter");
 }
 
 /*
