@@ -43,9 +43,11 @@ bt() {
 }
 
 # 1. a stack profile of the workload (user stacks, frame pointers); it
-# must still run when bpftrace prints, which resolves symbols then
+# must still run when bpftrace prints, which resolves symbols then. On a
+# loaded host bpftrace's start (LLVM under TCG) can outlast a short
+# workload, so it runs far longer than needed and is killed at the end.
 echo "# profile"
-chroot /host /tmp/hotspots 8 &
+chroot /host /tmp/hotspots 60 &
 wl=$!
 bt -e 'profile:hz:199 /pid == $1/ { @[ustack] = count(); }
 	interval:s:4 { exit(); }' "$wl"
