@@ -365,6 +365,15 @@ TEST(threads_created_during_the_open_are_attached)
 		pthread_join(spawner, NULL);
 		while (ch.nr)
 			pthread_join(ch.t[--ch.nr], NULL);
+		/*
+		 * pthread_join() returns when the exiting thread clears its
+		 * tid, before the kernel takes it off the thread list: wait
+		 * for that, or the next round's count of live threads can
+		 * include one past perf_event_exit_task(), which no event
+		 * counts in.
+		 */
+		while (live_threads() > 1)
+			usleep(100);
 		if (fd < 0 || missed)
 			break;
 	}
