@@ -97,15 +97,14 @@ struct lbr_buf {
 static struct lbr_buf __percpu *lbr_bufs;
 
 /*
- * Where intel_lbr_snapshot() reads the entries, one per CPU and level: a
- * snapshot in NMI may interrupt one with interrupts off, and neither may
- * use @lbr_bufs, which a PMI on its way may be filling.
+ * Where intel_lbr_snapshot() reads the entries: per CPU, two runs of
+ * lbr.depth records, the first for snapshots taken with interrupts off,
+ * the second for those in NMI, which may interrupt one of the first.
+ * Neither may use @lbr_bufs, which a PMI on its way may be filling.
+ * Sized by the depth, not LBR_MAX_DEPTH: this is paid on every CPU
+ * whether or not a BPF program ever takes a snapshot.
  */
-struct lbr_snap {
-	struct intel_lbr_rec	rec[2][LBR_MAX_DEPTH];
-};
-
-static struct lbr_snap __percpu *lbr_snaps;
+static struct intel_lbr_rec __percpu *lbr_snaps;
 
 /*
  * A call-stack event's copy of the LBR while its task is off the CPU:
@@ -527,7 +526,7 @@ unsigned int intel_lbr_snapshot(struct perf_branch_entry *entries,
 	lockdep_assert_irqs_disabled();
 	if (!this_cpu_read(lbr_cpu.users) || !lbr_snaps)
 		return 0;
-	rec = this_cpu_ptr(lbr_snaps)->rec[in_nmi() ? 1 : 0];
+	rec = this_cpu_ptr(lbr_snaps) + (in_nmi() ? lbr.depth : 0);
 	nr = min(lbr.ops->read(rec, &hw_idx), cnt);
 	for (i = 0; i < nr; i++)
 		intel_lbr_decode(&rec[i], &entries[i]);
@@ -577,7 +576,8 @@ void __init intel_lbr_probe(struct x86_core *core, u64 perf_caps)
 	if (!lbr_bufs)
 		return;
 	/* without it, bpf_get_branch_snapshot() finds nothing */
-	lbr_snaps = alloc_percpu(struct lbr_snap);
+	lbr_snaps = __alloc_percpu(2 * caps.depth * sizeof(*lbr_snaps),
+				   __alignof__(*lbr_snaps));
 	lbr = caps;
 	core->branches = caps.depth;
 }
