@@ -853,10 +853,10 @@ static __s64 snap_fork(int tp, int map, struct snap *out)
 }
 
 /*
- * The program and its tracepoint event on this task, pinned to CPU 0;
- * 0, or -1 with the reason logged and what was made closed.
+ * A program of @type that stores, in @map's one value, the helper's
+ * return and the entries it wrote: a struct snap.
  */
-static int snap_setup(struct __test_metadata *_metadata, struct snap_prog *sp)
+static int snap_prog_load(int map, __u32 type)
 {
 	struct bpf_insn insns[] = {
 		ST_W(BPF_REG_10, -4, 0),
@@ -875,6 +875,17 @@ static int snap_setup(struct __test_metadata *_metadata, struct snap_prog *sp)
 		MOV_IMM(BPF_REG_0, 1),
 		EXIT(),
 	};
+
+	insns[1].imm = map;
+	return prog_load(type, insns, ARRAY_SIZE(insns));
+}
+
+/*
+ * The program and its tracepoint event on this task, pinned to CPU 0;
+ * 0, or -1 with the reason logged and what was made closed.
+ */
+static int snap_setup(struct __test_metadata *_metadata, struct snap_prog *sp)
+{
 	struct perf_event_attr attr;
 	long id;
 
@@ -890,9 +901,7 @@ static int snap_setup(struct __test_metadata *_metadata, struct snap_prog *sp)
 		TH_LOG("map: %s", strerror(errno));
 		return -1;
 	}
-	insns[1].imm = sp->map;
-	sp->prog = prog_load(BPF_PROG_TYPE_TRACEPOINT, insns,
-			     ARRAY_SIZE(insns));
+	sp->prog = snap_prog_load(sp->map, BPF_PROG_TYPE_TRACEPOINT);
 	perf_attr_init(&attr, PERF_TYPE_TRACEPOINT, id);
 	attr.sample_period = 1;
 	attr.disabled = 1;
@@ -978,6 +987,50 @@ TEST_F(lbr, bpf_branch_snapshot_needs_a_recorder)
 	ASSERT_EQ(0, snap_setup(_metadata, &sp));
 	EXPECT_EQ(-ENOENT, snap_fork(sp.tp, sp.map, &out));
 	snap_close(&sp);
+}
+
+/*
+ * The helper from a program on a sampling event's overflow, which runs in
+ * the PMI (an NMI): the driver must not stop and restart the PMU there,
+ * and the entries are the LBR as the interrupt found it. The event and
+ * its branch stack are the loop's, user only, and the last overflow comes
+ * long after the loop filled the LBR: the program's last snapshot is a
+ * full LBR of the loop's branches.
+ */
+TEST_F(lbr, bpf_branch_snapshot_in_the_pmi)
+{
+	struct snap_prog sp = { .tp = -1 };
+	struct snap out = { .ret = 1 };
+	int i, n;
+
+	if (geteuid())
+		SKIP(return, "BPF needs root");
+	if (!HAVE_LOOP)
+		SKIP(return, "no loop for this architecture");
+	sp.map = map_create(BPF_MAP_TYPE_ARRAY, sizeof(struct snap), 1);
+	ASSERT_LE(0, sp.map) TH_LOG("map: %s", strerror(errno));
+	ASSERT_EQ(0, map_update(sp.map, 0, &out));
+	sp.prog = snap_prog_load(sp.map, BPF_PROG_TYPE_PERF_EVENT);
+	ASSERT_LE(0, sp.prog) TH_LOG("program: %s", strerror(errno));
+	sp.tp = lbr_open(PERF_SAMPLE_BRANCH_ANY, 10007, 0, -1);
+	ASSERT_LE(0, sp.tp) TH_LOG("LBR event: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(sp.tp, PERF_EVENT_IOC_SET_BPF, sp.prog));
+	ASSERT_EQ(0, ioctl(sp.tp, PERF_EVENT_IOC_ENABLE, 0));
+	lbr_work(20000);
+	ASSERT_EQ(0, ioctl(sp.tp, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, map_lookup(sp.map, 0, &out));
+	snap_close(&sp);
+
+	ASSERT_GT(out.ret, 0);
+	ASSERT_EQ(0, out.ret % (__s64)sizeof(struct perf_branch_entry));
+	n = out.ret / sizeof(struct perf_branch_entry);
+	EXPECT_EQ(self->depth, n);
+	for (i = 0; i < n; i++)
+		EXPECT_TRUE(in_loop(out.e[i].from, false) &&
+			    in_loop(out.e[i].to, false))
+			TH_LOG("entry %d: %#llx -> %#llx is not the loop's", i,
+			       (unsigned long long)out.e[i].from,
+			       (unsigned long long)out.e[i].to);
 }
 
 TEST_HARNESS_MAIN
