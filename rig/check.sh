@@ -123,37 +123,30 @@ for ARCH in $ARCHES; do
 	summaries+=("$(printf '%s\n' "$out" | tail -1)")
 done
 
-# The emulated x86 PMU (rig/qemu) has its own conformance suite, run on
-# bare metal under the rig's QEMU build: independent of the kernel, so
-# once per make check that includes x86_64, and not for ONLY= runs.
-if [[ " $ARCHES " == *" x86_64 "* ]] && [ "$MODE" = check ] && [ -z "${ONLY:-}" ]; then
-	O=$(variant_dir "$VARIANT" x86_64 "$DEBUG")
-	stage "qemu-pmu model" "$RIG/qemu/test.sh" > "$O/qemu-pmu-tap.log" 2>&1 || true
-	grep '^not ok' "$O/qemu-pmu-tap.log" || true
-	read -r a b <<<"$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$O/qemu-pmu-tap.log" | tail -1)"
+# The rig QEMU's models have their own conformance suites, run on bare
+# metal under the rig's QEMU builds: independent of the kernel, so once
+# per make check that includes the arch, and not for ONLY= runs. The
+# emulated x86 PMU (rig/qemu/patches) and the Statistical Profiling
+# Extension (rig/qemu/patches-arm64, about 5 s once QEMU is built).
+# model_suite NAME ARCH SCRIPT: run SCRIPT, whose last "N passed, M
+# failed" line is the result, into NAME-tap.log of ARCH's variant.
+model_suite() {
+	local name=$1 arch=$2 script=$3 o log a b
+	[[ " $ARCHES " == *" $arch "* ]] && [ "$MODE" = check ] && [ -z "${ONLY:-}" ] || return 0
+	o=$(variant_dir "$VARIANT" "$arch" "$DEBUG")
+	log=$o/$name-tap.log
+	stage "$name model" "$script" > "$log" 2>&1 || true
+	grep '^not ok' "$log" || true
+	read -r a b <<<"$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$log" | tail -1)"
 	if [ -z "$a" ]; then
 		a=0 b=1
-		tail -5 "$O/qemu-pmu-tap.log"
+		tail -5 "$log"
 	fi
-	summaries+=("qemu-pmu model: $a passed, $b failed, 0 skipped ($O/qemu-pmu-tap.log)")
+	summaries+=("$name model: $a passed, $b failed, 0 skipped ($log)")
 	[ "$b" = 0 ] || total_fail=1
-fi
-
-# The rig QEMU's Statistical Profiling Extension (rig/qemu/patches-arm64)
-# has its own bare-metal conformance suite too: once per make check that
-# includes arm64, not for ONLY= runs (about 5 s once QEMU is built).
-if [[ " $ARCHES " == *" arm64 "* ]] && [ "$MODE" = check ] && [ -z "${ONLY:-}" ]; then
-	O=$(variant_dir "$VARIANT" arm64 "$DEBUG")
-	stage "qemu-spe model" "$RIG/qemu/spe-test.sh" > "$O/qemu-spe-tap.log" 2>&1 || true
-	grep '^not ok' "$O/qemu-spe-tap.log" || true
-	read -r a b <<<"$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$O/qemu-spe-tap.log" | tail -1)"
-	if [ -z "$a" ]; then
-		a=0 b=1
-		tail -5 "$O/qemu-spe-tap.log"
-	fi
-	summaries+=("qemu-spe model: $a passed, $b failed, 0 skipped ($O/qemu-spe-tap.log)")
-	[ "$b" = 0 ] || total_fail=1
-fi
+}
+model_suite qemu-pmu x86_64 "$RIG/qemu/test.sh"
+model_suite qemu-spe arm64 "$RIG/qemu/spe-test.sh"
 
 # The clean-room gate (rig/clean-room.py): none of our code or comments
 # repeats upstream's perf files. Ours only, once per make check, and not

@@ -20,6 +20,7 @@
 # does not finish (TIMEOUT, default 120 s). The test exits through
 # semihosting with its failure count.
 source "$(dirname "$0")/../lib.sh"
+source "$RIG/qemu/tap.sh"
 
 out=$BUILD/qemu-spe
 mkdir -p "$out"
@@ -44,17 +45,7 @@ for run in el1 el1/noicount el2 off; do
 	set -e
 	echo "# $run: -M $machine -cpu $cpu${accel[*]:+ ${accel[*]}}"
 	sed 's/^/# /' "$log.stderr" || true
-	tr -d '\r' < "$log" | sed "s|^\(\(not \)\{0,1\}ok [0-9]* - \)|\1$run: |" || true
-	p=$(grep -c '^ok ' "$log" 2>/dev/null || true)
-	f=$(grep -c '^not ok ' "$log" 2>/dev/null || true)
-	passed=$((passed + p))
-	failed=$((failed + f))
-	if [ "$rc" != 0 ] || ! grep -q '^# PASS' "$log"; then
-		if [ "$f" = 0 ]; then
-			echo "not ok - $run: guest did not finish cleanly (exit status $rc)"
-			failed=$((failed + 1))
-		fi
-	fi
+	tap_run "$run" "$log" "$rc" 0
 done
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -36,6 +36,7 @@
 # "model/noicount:" without) and "N passed, N failed"; exits non-zero on
 # any failure, and when a guest does not finish (TIMEOUT, default 300 s).
 source "$(dirname "$0")/../lib.sh"
+source "$RIG/qemu/tap.sh"
 
 out=$BUILD/qemu-pmu
 mkdir -p "$out"
@@ -85,18 +86,8 @@ for run in $runs intel/noicount amd/noicount amd-legacy/noicount; do
 	echo "# $run: -cpu ${cpus[$model]}${accel[*]:+ ${accel[*]}}"
 	# a named model's features TCG lacks are warnings: expected, not shown
 	grep -v "warning: TCG doesn't support requested feature" "$log.stderr" | sed 's/^/# /' || true
-	sed "s|^\(\(not \)\{0,1\}ok [0-9]* - \)|\1$run: |" "$log" 2>/dev/null || true
-	p=$(grep -c '^ok ' "$log" 2>/dev/null || true)
-	f=$(grep -c '^not ok ' "$log" 2>/dev/null || true)
-	passed=$((passed + p))
-	failed=$((failed + f))
 	# isa-debug-exit: status (v << 1) | 1; the test writes 0 when all passed
-	if [ "$rc" != 1 ] || ! grep -q '^# PASS' "$log"; then
-		if [ "$f" = 0 ]; then
-			echo "not ok - $run: guest did not finish cleanly (exit status $rc)"
-			failed=$((failed + 1))
-		fi
-	fi
+	tap_run "$run" "$log" "$rc" 1
 done
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
