@@ -187,9 +187,7 @@ static int ev_map_aux(struct aux_ev *ev, int pages, int prot)
 	size_t len = (size_t)pages * psz();
 	void *p;
 
-	ev->rb.pg->aux_offset = aux_off(ev);
-	ev->rb.pg->aux_size = len;
-	p = mmap(NULL, len, prot, MAP_SHARED, ev->fd, aux_off(ev));
+	p = rb_mmap_aux(&ev->rb, ev->fd, len, prot);
 	if (p == MAP_FAILED)
 		return -errno;
 	ev->aux = p;

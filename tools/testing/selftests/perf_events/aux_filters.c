@@ -213,10 +213,8 @@ static int tracer_open(struct _test_data_filt *self, pid_t pid, int cpu,
 	if (ret)
 		return ret;
 	self->aux_len = AUX_PAGES * psz;
-	self->rb.pg->aux_offset = self->rb.len;
-	self->rb.pg->aux_size = self->aux_len;
-	p = mmap(NULL, self->aux_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 self->fd, self->rb.len);
+	p = rb_mmap_aux(&self->rb, self->fd, self->aux_len,
+			PROT_READ | PROT_WRITE);
 	if (p == MAP_FAILED)
 		return -errno;
 	self->aux = p;

@@ -304,10 +304,8 @@ static int spe_open(struct _test_data_spe *self, struct perf_event_attr *attr,
 	if (ret)
 		return ret;
 	self->aux_len = (size_t)aux_pages * psz;
-	self->rb.pg->aux_offset = self->rb.len;
-	self->rb.pg->aux_size = self->aux_len;
-	p = mmap(NULL, self->aux_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 self->fd, self->rb.len);
+	p = rb_mmap_aux(&self->rb, self->fd, self->aux_len,
+			PROT_READ | PROT_WRITE);
 	if (p == MAP_FAILED)
 		return -errno;
 	self->aux = p;

@@ -99,6 +99,19 @@ static inline int rb_mmap(struct rb_map *rb, int fd, int pages, int prot)
 	return 0;
 }
 
+/*
+ * Map @len bytes of AUX area with @prot right after @rb's data buffer,
+ * telling the kernel where through the user page: the address, or
+ * MAP_FAILED with errno set.
+ */
+static inline void *rb_mmap_aux(struct rb_map *rb, int fd, size_t len,
+				int prot)
+{
+	rb->pg->aux_offset = rb->len;
+	rb->pg->aux_size = len;
+	return mmap(NULL, len, prot, MAP_SHARED, fd, rb->len);
+}
+
 static inline void rb_unmap(struct rb_map *rb)
 {
 	if (rb->pg)
