@@ -175,6 +175,17 @@ int x86_event_init(struct perf_event *event)
 		if (ret)
 			return ret;
 	}
+	/*
+	 * XMM registers: never of user registers (nothing saves them for a
+	 * sample), and of the interrupt registers only from a PEBS record's
+	 * XMM group, so a precise event's on a PMU whose records have it.
+	 * Upstream's errno for each, rather than the core's -EOPNOTSUPP.
+	 */
+	if ((attr->sample_regs_user & PERF_REG_EXTENDED_MASK) ||
+	    ((attr->sample_regs_intr & PERF_REG_EXTENDED_MASK) &&
+	     (!attr->precise_ip ||
+	      !(event->pmu->capabilities & PERF_PMU_CAP_EXTENDED_REGS))))
+		return -EINVAL;
 	if (attr->precise_ip) {
 		ret = core->ops->precise_init(event);
 		if (ret)

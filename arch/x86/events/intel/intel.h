@@ -192,6 +192,7 @@ struct intel_pebs_rec {
 	bool				has_mem;
 	u64				addr;
 	u64				latency;
+	const u64			*xmm;
 	const struct intel_lbr_rec	*lbrs;
 	unsigned int			nr_lbrs;
 };

@@ -294,6 +294,9 @@ static u64 pebs_groups_for(struct perf_event *event)
 	if ((type & (PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_REGS_USER)) ||
 	    event->attr.precise_ip < 2)
 		groups |= PEBS_DATACFG_GP;
+	/* the XMM registers exist nowhere else */
+	if (event->attr.sample_regs_intr & PERF_REG_EXTENDED_MASK)
+		groups |= PEBS_DATACFG_XMMS;
 	/* the stack at the record, rather than at the PMI */
 	if (has_branch_stack(event) && pebs.lbrs)
 		groups |= PEBS_DATACFG_LBRS |
@@ -624,7 +627,9 @@ static bool pebs_sample(struct perf_event *event,
 	struct hw_perf_event *hwc = &event->hw;
 	u64 type = event->attr.sample_type;
 	struct perf_sample_data data;
-	struct pt_regs regs = *iregs;
+	/* perf_reg_value() finds XMM registers around the pt_regs */
+	struct x86_perf_regs xregs = { .regs = *iregs };
+	struct pt_regs *regs = &xregs.regs;
 
 	perf_sample_data_init(&data, 0, hwc->last_period);
 	if ((type & PERF_SAMPLE_TIME) && pebs_tsc_time(event)) {
@@ -644,7 +649,9 @@ static bool pebs_sample(struct perf_event *event,
 		rcu_read_unlock();
 		data.sample_flags |= PERF_SAMPLE_CALLCHAIN;
 	}
-	pebs_regs(event, &regs, r);
+	pebs_regs(event, regs, r);
+	if (event->attr.sample_regs_intr & PERF_REG_EXTENDED_MASK)
+		xregs.xmm_regs = (u64 *)r->xmm;
 	if (r->has_mem) {
 		if (type & PERF_SAMPLE_ADDR) {
 			data.addr = r->addr;
@@ -663,10 +670,10 @@ static bool pebs_sample(struct perf_event *event,
 			x86_event_core(event)->ops->branch_sample(event, &data);
 	}
 	if (!last) {
-		perf_event_output(event, &data, &regs);
+		perf_event_output(event, &data, regs);
 		return false;
 	}
-	return perf_event_overflow(event, &data, &regs);
+	return perf_event_overflow(event, &data, regs);
 }
 
 /*
@@ -874,6 +881,9 @@ void __init intel_pebs_probe(struct x86_core *core, u64 caps)
 	}
 	core->max_precise = pebs.max_precise;
 	core->precise_cntrs = cntrs;
+	/* format 4 records can carry XMM0-15: see x86_event_init() */
+	if (fmt == 4)
+		core->pmu.capabilities |= PERF_PMU_CAP_EXTENDED_REGS;
 	pr_info("PEBS record format %u%s, counters %#llx\n", fmt,
 		fmt == 4 ? ", baseline" : "", cntrs);
 }

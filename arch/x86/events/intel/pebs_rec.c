@@ -136,8 +136,10 @@ bool intel_pebs_rec_fmt4(const void *raw, u64 left, struct intel_pebs_rec *r)
 		pebs_fmt4_gprs(next, r);
 		next += sizeof(struct pebs_gprs);
 	}
-	if (groups & PEBS_DATACFG_XMMS)
+	if (groups & PEBS_DATACFG_XMMS) {
+		r->xmm = ((const struct pebs_xmm *)next)->xmm;
 		next += sizeof(struct pebs_xmm);
+	}
 	if (groups & PEBS_DATACFG_LBRS) {
 		r->lbrs = next;
 		r->nr_lbrs = FIELD_GET(PEBS_DATACFG_LBR_NR, groups) + 1;

@@ -76,9 +76,10 @@ static u64 f4_word(u64 groups, u64 size)
 static void pebs_rec_fmt4_groups(struct kunit *test)
 {
 	u64 groups = PEBS_DATACFG_MEMINFO | PEBS_DATACFG_GP |
-		     PEBS_DATACFG_LBRS | FIELD_PREP(PEBS_DATACFG_LBR_NR, 1);
-	/* basic 4, meminfo 4, gprs 18, two LBR entries 6: 32 words */
-	u64 raw[32] = {};
+		     PEBS_DATACFG_XMMS | PEBS_DATACFG_LBRS |
+		     FIELD_PREP(PEBS_DATACFG_LBR_NR, 1);
+	/* basic 4, meminfo 4, gprs 18, XMM0-15 32, two LBR entries 6 */
+	u64 raw[64] = {};
 	struct intel_pebs_rec r;
 	u32 size;
 	int i;
@@ -94,8 +95,10 @@ static void pebs_rec_fmt4_groups(struct kunit *test)
 	raw[9] = 0x401004;		/* RIP */
 	for (i = 0; i < 16; i++)
 		raw[10 + i] = 0x100 + i;
-	raw[26] = 0x401010;		/* youngest LBR entry */
-	raw[29] = 0x401020;
+	for (i = 0; i < 32; i++)	/* XMM0 low, XMM0 high, XMM1 low... */
+		raw[26 + i] = 0x200 + i;
+	raw[58] = 0x401010;		/* youngest LBR entry */
+	raw[61] = 0x401020;
 	KUNIT_ASSERT_TRUE(test, intel_pebs_rec_fmt4(raw, sizeof(raw), &r));
 	KUNIT_EXPECT_EQ(test, r.size, sizeof(raw));
 	KUNIT_EXPECT_EQ(test, r.ip, 0x401000ULL);
@@ -107,6 +110,9 @@ static void pebs_rec_fmt4_groups(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.flags, 0x246ULL);
 	for (i = 0; i < 16; i++)
 		KUNIT_EXPECT_EQ(test, r.gpr[i], 0x100ULL + i);
+	KUNIT_ASSERT_NOT_NULL(test, r.xmm);
+	for (i = 0; i < 32; i++)
+		KUNIT_EXPECT_EQ(test, r.xmm[i], 0x200ULL + i);
 	KUNIT_EXPECT_EQ(test, r.nr_lbrs, 2);
 	KUNIT_ASSERT_NOT_NULL(test, r.lbrs);
 	KUNIT_EXPECT_EQ(test, r.lbrs[0].from, 0x401010ULL);
@@ -138,6 +144,7 @@ static void pebs_rec_fmt4_basic(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.size, 32);
 	KUNIT_EXPECT_FALSE(test, r.has_gprs);
 	KUNIT_EXPECT_FALSE(test, r.has_mem);
+	KUNIT_EXPECT_NULL(test, r.xmm);
 	KUNIT_EXPECT_NULL(test, r.lbrs);
 	KUNIT_EXPECT_EQ(test, r.cntrs, 1ULL);
 	KUNIT_EXPECT_FALSE(test, intel_pebs_rec_fmt4(raw, 24, &r));
