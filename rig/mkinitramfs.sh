@@ -216,7 +216,7 @@ fi
 # and ours its per-model tables, LBR and PEBS formats; and rr, which
 # picks its ticks event from the CPU's family and model there by itself. The list is taken
 # from what this build runs, so ONLY= narrows it as it does the others.
-ID_SUITES="$HW_SUITES selftests/hw_lbr selftests/hw_sched tool/rr"
+ID_SUITES="$HW_SUITES selftests/hw_lbr selftests/hw_sched selftests/msr_pmu tool/rr"
 for id in ${X86_IDENTITIES:-}; do
 	: > "$ROOT/tests/id-$id.list"
 done

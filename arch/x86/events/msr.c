@@ -19,10 +19,11 @@
  *                         counter, so its count is the latest value
  *
  * Which counters exist is decided once at boot on the boot CPU: the CPUID
- * feature or the model must say so and the MSR must read (without a #GP)
- * as non-zero, since hypervisors commonly accept the read of an MSR they
- * do not implement and return 0. Absent counters have no sysfs entry and
- * their config is refused.
+ * feature or the model must say so and the MSR must read without a #GP.
+ * Its value does not matter: a machine may have taken no SMI yet, and a
+ * hypervisor may give a counter it does not implement as 0; upstream
+ * lists both, and `perf stat --smi-cost` needs the smi event to exist.
+ * Absent counters have no sysfs entry and their config is refused.
  *
  * Context. ->event_init runs in process context and touches no hardware.
  * ->add/->del/->start/->stop run on the CPU the event counts on with
@@ -421,8 +422,8 @@ static bool __init msr_pmu_counter_exists(enum msr_pmu_counter id,
 	}
 	if (!desc->msr)
 		return true;	/* the TSC: the feature bit is the whole test */
-	/* a #GP on the read, or a 0 from an MSR nothing implements */
-	return !rdmsrl_safe(desc->msr, &val) && val;
+	/* a #GP on the read: not there, whatever the model says */
+	return !rdmsrl_safe(desc->msr, &val);
 }
 
 static int __init msr_pmu_init(void)
