@@ -397,6 +397,48 @@ static int pi_run(struct __test_metadata *_metadata, struct pi_sample *smp,
 	return n;
 }
 
+/*
+ * The next PERF_RECORD_SAMPLE of the ring @ring (never consumed, never
+ * wrapped: the tests size it so) at or after *@off, whose payload is
+ * *@p; NULL at the end, or at a record that runs past the head.
+ */
+static struct perf_event_header *pi_next_sample(void *ring, __u64 *off,
+						__u64 **p)
+{
+	struct perf_event_mmap_page *pg = ring;
+	long psz = sysconf(_SC_PAGESIZE);
+	char *data = (char *)ring + psz;
+	__u64 head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	struct perf_event_header *h;
+
+	if (head > (__u64)RING_PAGES * psz)
+		head = (__u64)RING_PAGES * psz;
+	while (*off + sizeof(*h) <= head) {
+		h = (void *)(data + *off);
+		if (h->size < sizeof(*h) || *off + h->size > head)
+			return NULL;
+		*off += h->size;
+		if (h->type == PERF_RECORD_SAMPLE) {
+			*p = (__u64 *)(h + 1);
+			return h;
+		}
+	}
+	return NULL;
+}
+
+/* Map @fd's ring and run @work(@iters) with the event enabled. */
+static void *pi_record(int fd, loop_fn work, unsigned long iters)
+{
+	void *ring = perf_map_ring(fd, RING_PAGES);
+
+	if (ring == MAP_FAILED)
+		return ring;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	work(iters);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	return ring;
+}
+
 /* caps/max_precise says 2 or more, and precise_ip beyond it is refused */
 TEST_F(pebs, max_precise)
 {
@@ -716,11 +758,9 @@ TEST_F(pebs, regs_intr)
 TEST_F(pebs, branch_stack)
 {
 	struct perf_event_attr attr;
-	struct perf_event_mmap_page *pg;
-	long psz = sysconf(_SC_PAGESIZE);
-	__u64 head, off = 0, nr, i;
+	struct perf_event_header *h;
+	__u64 off = 0, nr, i, *p;
 	int fd, inside = 0;
-	char *data;
 	void *ring;
 
 	if (!cpu_has_lbr())
@@ -733,24 +773,13 @@ TEST_F(pebs, branch_stack)
 				  PERF_SAMPLE_BRANCH_USER;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
-	ring = perf_map_ring(fd, RING_PAGES);
+	ring = pi_record(fd, pi_work, PI_ITERS);
 	ASSERT_NE(MAP_FAILED, ring);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	pi_work(PI_ITERS);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 
-	pg = ring;
-	data = (char *)ring + psz;
-	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	ASSERT_LE(head, (__u64)RING_PAGES * psz);
-	while (off + sizeof(struct perf_event_header) <= head) {
-		struct perf_event_header *h = (void *)(data + off);
-		__u64 *p = (__u64 *)(h + 1);
+	while ((h = pi_next_sample(ring, &off, &p))) {
 		struct perf_branch_entry *e = (void *)(p + 2);
 
-		ASSERT_GE(h->size, sizeof(*h));
-		off += h->size;
-		if (h->type != PERF_RECORD_SAMPLE || !pi_inside(self->l, p[0]))
+		if (!pi_inside(self->l, p[0]))
 			continue;
 		inside++;
 		nr = p[1];
@@ -1111,14 +1140,17 @@ TEST_F(pebs, large_samples_keep_their_task)
  * when the PMI came after the return to user mode, of the user stack.
  * Root only, as kernel samples need privilege.
  */
+static void ppid_work(unsigned long n)
+{
+	while (n--)
+		getppid();
+}
+
 TEST_F(pebs, kernel_callchain)
 {
 	struct perf_event_attr attr;
-	struct perf_event_mmap_page *pg;
-	long psz = sysconf(_SC_PAGESIZE);
-	__u64 head, off = 0;
-	int fd, i, kernel = 0;
-	char *data;
+	int fd, kernel = 0;
+	__u64 off = 0, *p;
 	void *ring;
 
 	if (geteuid())
@@ -1131,27 +1163,11 @@ TEST_F(pebs, kernel_callchain)
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
-	ring = perf_map_ring(fd, RING_PAGES);
+	ring = pi_record(fd, ppid_work, 50000);
 	ASSERT_NE(MAP_FAILED, ring);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	for (i = 0; i < 50000; i++)
-		getppid();
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 
-	pg = ring;
-	data = (char *)ring + psz;
-	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	if (head > (__u64)RING_PAGES * psz)
-		head = (__u64)RING_PAGES * psz;
-	while (off + sizeof(struct perf_event_header) <= head) {
-		struct perf_event_header *h = (void *)(data + off);
-		__u64 *p = (__u64 *)(h + 1);
-
-		ASSERT_GE(h->size, sizeof(*h));
-		if (off + h->size > head)
-			break;
-		off += h->size;
-		if (h->type != PERF_RECORD_SAMPLE || !(p[0] >> 63))
+	while (pi_next_sample(ring, &off, &p)) {
+		if (!(p[0] >> 63))
 			continue;
 		kernel++;
 		ASSERT_GE(p[1], 2);
@@ -1178,13 +1194,11 @@ TEST_F(pebs, kernel_callchain)
 TEST_F(pebs, regs_intr_xmm)
 {
 	struct perf_event_attr attr, bad;
-	long psz = sysconf(_SC_PAGESIZE);
-	struct perf_event_mmap_page *pg;
-	__u64 head, off = 0, lo = LABEL(px_top), hi = LABEL(px_end);
+	__u64 off = 0, lo = LABEL(px_top), hi = LABEL(px_end), *p;
+	struct perf_event_header *h;
 	char path[256], name[32] = "";
 	int fd, i, inside = 0;
 	FILE *f;
-	char *data;
 	void *ring;
 
 	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
@@ -1216,22 +1230,11 @@ TEST_F(pebs, regs_intr_xmm)
 		return;
 	}
 	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
-	ring = perf_map_ring(fd, RING_PAGES);
+	ring = pi_record(fd, (loop_fn)LABEL(px_work), PI_ITERS);
 	ASSERT_NE(MAP_FAILED, ring);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	((loop_fn)LABEL(px_work))(PI_ITERS);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 
-	pg = ring;
-	data = (char *)ring + psz;
-	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	ASSERT_LE(head, (__u64)RING_PAGES * psz);
-	while (off + sizeof(struct perf_event_header) <= head) {
-		struct perf_event_header *h = (void *)(data + off);
-		__u64 *p = (__u64 *)(h + 1);
-
-		off += h->size;
-		if (h->type != PERF_RECORD_SAMPLE || p[0] < lo || p[0] >= hi)
+	while ((h = pi_next_sample(ring, &off, &p))) {
+		if (p[0] < lo || p[0] >= hi)
 			continue;
 		inside++;
 		ASSERT_EQ(sizeof(*h) + 34 * sizeof(__u64), h->size);
