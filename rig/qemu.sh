@@ -44,7 +44,8 @@
 # sapphirerapids (Icelake-Server's features, family 6 model 0x8F: v5,
 # PEBS format 4, arch LBRs), zen3 (EPYC-Milan: PerfCtrExtCore, no
 # PerfMonV2), zen4 (EPYC-Milan's features, model 0x11: PerfMonV2,
-# LbrExtV2 with 16 entries).
+# LbrExtV2 with 16 entries); both with Instruction-Based Sampling
+# (ibs=on, patch 0017; nowhere else).
 # SPE_QEMU=/path/qemu-system-aarch64: a QEMU whose arm64 CPU models the
 # Statistical Profiling Extension (-cpu max,spe=on, with the SPE node in
 # its device tree), for MODE spe: by default the rig's
@@ -96,9 +97,10 @@ x86_64)
 		# QEMU 7.2 has no SapphireRapids model: Ice Lake's features
 		# with Sapphire Rapids' identity (06_8FH, stepping 8)
 		cpu="Icelake-Server,family=6,model=143,stepping=8,model-id=Intel Xeon Processor (SapphireRapids),pmu=on" ;;
-	zen3) cpu=EPYC-Milan,pmu=on ;;
+	# with Instruction-Based Sampling (patch 0017: ibs=on, off by default)
+	zen3) cpu=EPYC-Milan,pmu=on,ibs=on ;;
 	# QEMU 7.2 has no EPYC-Genoa: Milan's features, Genoa's identity (19_11H)
-	zen4) cpu="EPYC-Milan,model=17,model-id=AMD EPYC-Genoa Processor,pmu=on" ;;
+	zen4) cpu="EPYC-Milan,model=17,model-id=AMD EPYC-Genoa Processor,pmu=on,ibs=on" ;;
 	*) die "unknown X86_PMU '$X86_PMU' (intel, amd, amd-legacy, off, skylake, icelake, sapphirerapids, zen3 or zen4)" ;;
 	esac
 	# the rig's QEMU with the emulated x86 PMU: built on first use

@@ -28,9 +28,16 @@
 #                                         06_6AH: v5, 8 GP, PEBS fmt 4, legacy LBRs
 #   spr   -cpu Icelake-Server,model=143,stepping=8,pmu=on
 #                                         06_8FH: as icl, with arch LBRs, no legacy ones
-#   zen3  -cpu EPYC-Milan,pmu=on          19_01H: PerfCtrExtCore, no PerfMonV2
-#   zen4  -cpu EPYC-Milan,model=17,pmu=on 19_11H: PerfCtrExtCore, PerfMonV2,
-#                                         LbrExtV2 (16 entries)
+#   zen3  -cpu EPYC-Milan,pmu=on,ibs=on   19_01H: PerfCtrExtCore, no PerfMonV2,
+#                                         IBS (patch 0017; "ibs" on the command
+#                                         line)
+#   zen4  -cpu EPYC-Milan,model=17,pmu=on,ibs=on
+#                                         19_11H: PerfCtrExtCore, PerfMonV2,
+#                                         LbrExtV2 (16 entries), IBS
+#
+# and zen3 once more without icount (zen3/noicount: IBS counts
+# instructions, so its samples are exact there too).  The other AMD runs
+# have no IBS: its MSRs must #GP there.
 #
 # Prints each run's TAP (its tests named "model:" under icount and
 # "model/noicount:" without) and "N passed, N failed"; exits non-zero on
@@ -53,13 +60,17 @@ declare -A cpus=(
 	[skl]=Skylake-Client,pmu=on
 	[icl]=Icelake-Server,model=106,stepping=6,pmu=on
 	[spr]=Icelake-Server,model=143,stepping=8,pmu=on
-	[zen3]=EPYC-Milan,pmu=on
-	[zen4]=EPYC-Milan,model=17,pmu=on
+	[zen3]=EPYC-Milan,pmu=on,ibs=on
+	[zen4]=EPYC-Milan,model=17,pmu=on,ibs=on
 )
 passed=0 failed=0
 runs="intel amd amd-legacy intel-nolbr intel-nopebs"
-[ "${IDENTITIES:-0}" = 1 ] && runs="$runs skl icl spr zen3 zen4"
-for run in $runs intel/noicount amd/noicount amd-legacy/noicount; do
+noicount="intel/noicount amd/noicount amd-legacy/noicount"
+if [ "${IDENTITIES:-0}" = 1 ]; then
+	runs="$runs skl icl spr zen3 zen4"
+	noicount="$noicount zen3/noicount"
+fi
+for run in $runs $noicount; do
 	model=${run%/noicount}
 	if [ "$run" = "$model" ]; then
 		accel=(-icount shift=0) append=
@@ -72,6 +83,8 @@ for run in $runs intel/noicount amd/noicount amd-legacy/noicount; do
 	[ "$model" = intel-nopebs ] && append="$append nopebs"
 	# a real part's identity: what it must present
 	case $model in skl|icl|spr|zen3|zen4) append="$append id=$model" ;; esac
+	# with IBS (patch 0017)
+	case $model in zen3|zen4) append="$append ibs" ;; esac
 	log="$out/mbtest-${run/\//-}.log"
 	rm -f "$log"
 	set +e

@@ -65,6 +65,12 @@ ud_entry:
 	movl $6, %ss:fault
 ud_iret:
 	iret
+/* vector 0x41 (an extended LVT entry's, fixed): counted and acknowledged */
+	.globl eilvt_entry
+eilvt_entry:
+	incl %ss:eilvt_irqs
+	movl $0, %ss:0xfee000b0		/* EOI */
+	iret
 /* the local APIC timer (vector 0x40): counted and acknowledged */
 timer_entry:
 	incl %ss:timer_irqs
@@ -560,6 +566,100 @@ lbr_cs_f3:
 lbr_cs_f4:
 	ret
 
+/*
+ * ibs_block(msr, lo, hi): wrmsr(msr, hi:lo) arms IBS, then a straight line
+ * of known instructions, numbered from the first after the WRMSR: NOPs
+ * 1-48 (ibs_seq + k - 1 is the kth), a load (49th), a store (50th), a
+ * read-modify-write (51st) of ibs_data, a JMP (52nd) over a UD2, an XOR
+ * (53rd), a JNZ not taken (54th), a CALL (55th) of ibs_func, whose RET
+ * (56th) returns to a MOV (57th), an indirect JMP (58th), NOPs 59-122,
+ * then POP (123rd) and RET (124th).  IBS is left as it is: a sample
+ * stays for the caller to read.
+ */
+	.globl ibs_block, ibs_seq, ibs_ld, ibs_st, ibs_rmw, ibs_jmp, ibs_jmp_t
+	.globl ibs_jnz, ibs_call, ibs_call_ret, ibs_func, ibs_ijmp, ibs_ijmp_t
+	.globl ibs_end, ibs_data
+ibs_block:
+	push %esi
+	mov 8(%esp), %ecx
+	mov 12(%esp), %eax
+	mov 16(%esp), %edx
+	mov %ecx, %esi
+	wrmsr
+ibs_seq:
+	.rept 48
+	nop
+	.endr
+ibs_ld:
+	mov ibs_data, %eax
+ibs_st:
+	mov %eax, ibs_data + 8
+ibs_rmw:
+	addl $1, ibs_data + 16
+ibs_jmp:
+	jmp ibs_jmp_t
+	ud2
+ibs_jmp_t:
+	xor %eax, %eax			/* ZF = 1 */
+ibs_jnz:
+	jnz ibs_jmp_t			/* not taken */
+ibs_call:
+	call ibs_func
+ibs_call_ret:
+	mov $ibs_ijmp_t, %eax
+ibs_ijmp:
+	jmp *%eax
+	ud2
+ibs_ijmp_t:
+	.rept 64
+	nop
+	.endr
+	pop %esi
+ibs_end:
+	ret
+ibs_func:
+	ret
+
+/*
+ * ibs_count(msr, lo, hi): wrmsr(msr, hi:lo), 40 NOPs, then rdmsr(msr),
+ * returned: the count of 40 instructions.
+ */
+	.globl ibs_count
+ibs_count:
+	push %esi
+	mov 8(%esp), %ecx
+	mov 12(%esp), %eax
+	mov 16(%esp), %edx
+	mov %ecx, %esi
+	wrmsr
+	.rept 40
+	nop
+	.endr
+	rdmsr				/* ECX is still msr */
+	pop %esi
+	ret
+
+/*
+ * ibs_loop(msr, lo, hi, n): wrmsr(msr, hi:lo), MOV (the 1st instruction),
+ * then a LOOP of n (the kth LOOP the (k + 1)th instruction, at
+ * ibs_loop_insn, jumping to itself but the last).
+ */
+	.globl ibs_loop, ibs_loop_insn
+ibs_loop:
+	push %esi
+	push %edi
+	mov 12(%esp), %ecx
+	mov 16(%esp), %eax
+	mov 20(%esp), %edx
+	mov 24(%esp), %edi
+	wrmsr
+	mov %edi, %ecx
+ibs_loop_insn:
+	loop ibs_loop_insn
+	pop %edi
+	pop %esi
+	ret
+
 /* AP trampoline, copied to AP_BASE: real mode -> protected mode -> ap_main */
 	.globl ap_tramp, ap_tramp_end
 	.code16
@@ -607,6 +707,9 @@ saved_esp:
 	.globl mb_info
 mb_info:
 	.long 0
+	.align 8
+ibs_data:
+	.quad 0x1111, 0x2222, 0x3333
 
 	.bss
 	.align 16

@@ -33,6 +33,12 @@
  * bits, freeze on PMI with PerfCntrGlobalStatus.LbrFreeze); no other AMD
  * model may have it.
  *
+ * With "ibs" (the zen3 and zen4 runs, -cpu ...,ibs=on): AMD's
+ * Instruction-Based Sampling (patch 0017: CPUID, the MSRs, the local
+ * APIC's extended LVT and its NMI, the op and fetch samples at their exact
+ * instruction; see test_ibs()); without it, on every other AMD run, its
+ * MSRs must #GP.
+ *
  * Exact-count conventions (as KVM's pmu_counters_test.c has them): the
  * WRMSR that enables a counter does not count, the one that disables it
  * does; an instruction counts at the privilege level it started at.
@@ -47,6 +53,7 @@
 u32 fault;
 u64 user_pmc;
 u32 timer_irqs;
+u32 eilvt_irqs;
 
 /* booted under -icount (the command line has no "noicount") */
 static int icount = 1;
@@ -54,6 +61,8 @@ static int icount = 1;
 static int nolbr;
 /* "nopebs": the Intel model has pebs=off */
 static int nopebs;
+/* "ibs": the AMD model has ibs=on (IBS, patch 0017) */
+static int ibs;
 /* the identity has model-specific LBRs (LBR_FMT 5): Skylake, Ice Lake */
 static int legacy_lbr;
 /*
@@ -2991,6 +3000,330 @@ static void test_amd_lbr(u32 eax, u32 ebx)
 	albr_reset();
 }
 
+/*
+ * AMD Instruction-Based Sampling (patch 0017), with ibs=on ("ibs" on the
+ * command line; the zen3 and zen4 runs): CPUID 8000_0001H ECX[10] and [3],
+ * 8000_001BH; the MSRs C001_1030H-C001_103BH, their reserved bits, the
+ * read-only IBS_CTL and its LVT offset; the local APIC's extended space
+ * (APIC_EFEAT, the extended LVT entries) and the NMI it delivers, or not
+ * when masked; the op sample exactly at the (MaxCnt - CurCnt + 1)th
+ * instruction after the arming WRMSR (ops and cycles, MaxCnt's OpCntExt
+ * bits), its RIP, branch flags and target, load/store and data address;
+ * IbsOpVal holding the sample; re-arming; the fetch sample.  Without ibs
+ * (every other AMD run) the MSRs #GP and CPUID has none of it.
+ */
+#define IBS_FETCH_CTL 0xc0011030
+#define IBS_FETCH_LIN 0xc0011031
+#define IBS_FETCH_PHYS 0xc0011032
+#define IBS_OP_CTL 0xc0011033
+#define IBS_OP_RIP 0xc0011034
+#define IBS_OP_DATA 0xc0011035
+#define IBS_OP_DATA2 0xc0011036
+#define IBS_OP_DATA3 0xc0011037
+#define IBS_DC_LIN 0xc0011038
+#define IBS_DC_PHYS 0xc0011039
+#define IBS_CTL 0xc001103a
+#define IBS_BR_TARGET 0xc001103b
+#define IBS_OP_EN BIT(17)
+#define IBS_OP_VAL BIT(18)
+#define IBS_OP_CNT_CTL BIT(19)
+#define IBS_FETCH_EN BIT_ULL(48)
+#define IBS_FETCH_VAL BIT_ULL(49)
+#define IBS_FETCH_COMP BIT_ULL(50)
+#define IBS_PHY_VALID BIT_ULL(52)
+#define IBS_RAND_EN BIT_ULL(57)
+#define OP_RETURN BIT_ULL(34)
+#define OP_TAKEN BIT_ULL(35)
+#define OP_BRN_RET BIT_ULL(37)
+#define LD_OP BIT(0)
+#define ST_OP BIT(1)
+#define DC_LIN_VALID BIT(17)
+#define DC_PHY_VALID BIT(18)
+#define APIC_EFEAT 0x400
+#define APIC_ECTRL 0x410
+#define APIC_EILVT(n) (0x500 + 0x10 * (n))
+
+/* IBS_OP_CTL: IbsOpEn, a maximum count of max (a multiple of 16), CurCnt cur */
+static u64 ibs_op(u32 max, u32 cur, int cycles)
+{
+	return ((max >> 4) & 0xffff) | (max & (0x7fu << 20)) | IBS_OP_EN |
+	       (cycles ? 0 : IBS_OP_CNT_CTL) | ((u64)cur << 32);
+}
+
+static void ibs_off(void)
+{
+	wrmsr(IBS_OP_CTL, 0);
+	wrmsr(IBS_FETCH_CTL, 0);
+}
+
+/* the op sample's RIP, after ibs_block() armed with max and cur */
+static u64 ibs_op_at(u32 max, u32 cur, int cycles)
+{
+	u64 ctl = ibs_op(max, cur, cycles);
+
+	wrmsr(IBS_OP_RIP, 0);
+	ibs_block(IBS_OP_CTL, (u32)ctl, ctl >> 32);
+	return rdmsr(IBS_OP_RIP);
+}
+
+/* the kth instruction of ibs_block() (1: the first after the WRMSR) */
+static void ibs_op_sample(u32 k, const char *what)
+{
+	ibs_off();
+	ibs_op_at(128, 129 - k, 0);
+	report(!!(rdmsr(IBS_OP_CTL) & IBS_OP_VAL), cat(what, ": IbsOpVal"));
+}
+
+static void test_ibs_absent(void)
+{
+	u32 a, b, c, d, xlevel, i;
+	int gps = 0;
+
+	cpuid(0x80000000, &xlevel, &b, &c, &d);
+	cpuid(0x80000001, &a, &b, &c, &d);
+	eq(c & (BIT(10) | BIT(3)), 0,
+	   "ibs=off: no IBS, no ExtApicSpace (CPUID 8000_0001H ECX[10], [3])");
+	if (xlevel >= 0x8000001b) {
+		cpuid(0x8000001b, &a, &b, &c, &d);
+		eq(a, 0, "ibs=off: CPUID 8000_001BH EAX 0");
+	}
+	for (i = IBS_FETCH_CTL; i <= IBS_BR_TARGET; i++) {
+		rdmsr(i);
+		gps += fault == 13;
+		wrmsr(i, 0);
+		gps += fault == 13;
+	}
+	eq(gps, 24, "ibs=off: RDMSR and WRMSR of C001_1030H-C001_103BH #GP");
+}
+
+static void test_ibs(void)
+{
+	u32 a, b, c, d, i, n;
+	u64 v, ctl;
+
+	cpuid(0x80000001, &a, &b, &c, &d);
+	eq(c & (BIT(10) | BIT(3)), BIT(10) | BIT(3),
+	   "ibs: CPUID 8000_0001H ECX IBS (10) and ExtApicSpace (3)");
+	cpuid(0x8000001b, &a, &b, &c, &d);
+	eq(a, 0x1ff, "ibs: CPUID 8000_001BH EAX: IBSFFV..OpBrnFuse, nothing of Zen 4's");
+
+	/* the MSRs */
+	eq(rdmsr(IBS_CTL), 0x100, "IBS_CTL: LvtOffsetVal, offset 0");
+	wrmsr(IBS_CTL, 0x100); gp(1, "IBS_CTL is read-only: WRMSR #GP");
+	for (i = IBS_FETCH_CTL; i <= IBS_BR_TARGET; i++) {
+		if (i == IBS_CTL)
+			continue;
+		eq(rdmsr(i), 0, "IBS MSR 0 after RESET");
+	}
+	wrmsr(IBS_OP_RIP, 0xffffffff80001234ull);
+	eq(rdmsr(IBS_OP_RIP), 0xffffffff80001234ull, "IBS_OP_RIP written and read back");
+	wrmsr(IBS_BR_TARGET, 0xffffffff80005678ull);
+	eq(rdmsr(IBS_BR_TARGET), 0xffffffff80005678ull, "IBS_BR_TARGET written and read back");
+	wrmsr(IBS_DC_LIN, 0x00007fff12345678ull);
+	eq(rdmsr(IBS_DC_LIN), 0x00007fff12345678ull, "IBS_DC_LINADDR written and read back");
+	wrmsr(IBS_DC_PHYS, 0x000fffff12345678ull);
+	eq(rdmsr(IBS_DC_PHYS), 0x000fffff12345678ull, "IBS_DC_PHYSADDR: 52 bits kept");
+	wrmsr(IBS_DC_PHYS, BIT_ULL(52)); gp(1, "IBS_DC_PHYSADDR bit 52 #GP");
+	wrmsr(IBS_FETCH_PHYS, BIT_ULL(63)); gp(1, "IBS_FETCH_PHYSADDR bit 63 #GP");
+	wrmsr(IBS_OP_DATA, 0xfc00000000ull | 0xffffffffull);
+	eq(rdmsr(IBS_OP_DATA), 0xfc00000000ull | 0xffffffffull,
+	   "IBS_OP_DATA: 39:34 and 31:0 written and read back");
+	wrmsr(IBS_OP_DATA, BIT_ULL(32)); gp(1, "IBS_OP_DATA bit 32 (reserved) #GP");
+	wrmsr(IBS_OP_DATA, BIT_ULL(40)); gp(1, "IBS_OP_DATA bit 40 (reserved) #GP");
+	wrmsr(IBS_OP_DATA2, BIT(3)); gp(1, "IBS_OP_DATA2 bit 3 (reserved) #GP");
+	wrmsr(IBS_OP_DATA3, BIT(9)); gp(1, "IBS_OP_DATA3 bit 9 (reserved) #GP");
+	wrmsr(IBS_OP_CTL, BIT(16)); gp(1, "IBS_OP_CTL L3MissOnly (16, not modelled) #GP");
+	wrmsr(IBS_OP_CTL, BIT(27)); gp(1, "IBS_OP_CTL bit 27 (reserved) #GP");
+	wrmsr(IBS_OP_CTL, BIT_ULL(59)); gp(1, "IBS_OP_CTL bit 59 (reserved) #GP");
+	wrmsr(IBS_FETCH_CTL, BIT_ULL(59)); gp(1, "IBS_FETCH_CTL L3MissOnly (59) #GP");
+	wrmsr(IBS_FETCH_CTL, BIT_ULL(62)); gp(1, "IBS_FETCH_CTL bit 62 (reserved) #GP");
+	wrmsr(IBS_OP_CTL, 0x07ffffff07f0fff0ull | IBS_OP_CNT_CTL);
+	eq(rdmsr(IBS_OP_CTL), 0x07ffffff07f0fff0ull | IBS_OP_CNT_CTL,
+	   "IBS_OP_CTL: MaxCnt, OpCntExt, CurCnt (27 bits) read back, not enabled");
+	wrmsr(IBS_FETCH_CTL, 0xabcd1234ull | IBS_RAND_EN);
+	eq(rdmsr(IBS_FETCH_CTL), 0xabcd1234ull | IBS_RAND_EN,
+	   "IBS_FETCH_CTL: MaxCnt, FetchCnt, IbsRandEn read back, not enabled");
+	ibs_off();
+	for (i = IBS_OP_DATA; i <= IBS_DC_PHYS; i++)
+		wrmsr(i, 0);
+
+	/* the local APIC's extended space */
+	report(!!(apic_read(0x30) & BIT(31)), "APIC version: EAS (extended APIC space, bit 31)");
+	eq(apic_read(APIC_EFEAT), 4 << 16, "APIC_EFEAT: 4 extended LVT entries, no IER/SEOI");
+	eq(apic_read(APIC_ECTRL), 0, "APIC_ECTRL: 0");
+	for (i = 0, n = 0; i < 4; i++)
+		n += apic_read(APIC_EILVT(i)) == 0x10000;
+	eq(n, 4, "EILVT0-3 masked at RESET");
+	apic_write(APIC_EILVT(3), 0xffffffff);
+	eq(apic_read(APIC_EILVT(3)), 0x107ff,
+	   "EILVT3: vector, message type and mask kept, the rest reserved");
+	apic_write(APIC_EILVT(3), 0x10000);
+
+	/* counting: 40 instructions between WRMSR and RDMSR */
+	v = ibs_count(IBS_OP_CTL, (u32)ibs_op(0x100000, 0, 0), 0);
+	eq(v >> 32, 40, "IbsOpCurCnt counts ops: 40 instructions, 40");
+	v = ibs_count(IBS_OP_CTL, (u32)ibs_op(0x100000, 0, 1), 0);
+	eq(v >> 32, 40, "IbsOpCurCnt counts cycles (IbsOpCntCtl 0): 40, one per instruction");
+	ctl = ibs_op(0x100000, 1000, 0);
+	v = ibs_count(IBS_OP_CTL, (u32)ctl, ctl >> 32);
+	eq(v >> 32, 1040, "IbsOpCurCnt written (RdWrOpCnt): 1000 + 40");
+	ibs_off();
+	v = ibs_count(IBS_FETCH_CTL, 0xffff, (u32)(IBS_FETCH_EN >> 32));
+	eq((v >> 16) & 0xffff, 40 >> 4, "IbsFetchCnt counts fetches: 40, bits 19:4 read");
+	v = ibs_count(IBS_FETCH_CTL, 0xffff | (3 << 16), (u32)(IBS_FETCH_EN >> 32));
+	eq((v >> 16) & 0xffff, (48 + 40) >> 4, "IbsFetchCnt written: 48 + 40");
+	ibs_off();
+
+	/* the op sample, at the NMI of EILVT0 */
+	apic_write(APIC_EILVT(0), 0x400);
+	pmi_setup(0, IBS_OP_CTL, 0);
+	v = ibs_op_at(16, 0, 0);
+	eq(v, (u32)ibs_seq + 16, "op sample, MaxCnt 16 (period 16 ops): at the 17th instruction");
+	eq(nmis, 1, "op sample: one NMI through EILVT0 (message type NMI)");
+	report(!!(nmi_ctr & IBS_OP_VAL), "op sample: IbsOpVal set at the NMI");
+	report(nmi_eip > v && nmi_eip <= (u32)ibs_end,
+	       "op sample: the NMI comes after the sampled instruction");
+	ctl = rdmsr(IBS_OP_CTL);
+	eq(ctl, ibs_op(16, 0, 0) | IBS_OP_VAL, "op sample: IbsOpVal, IbsOpCurCnt rolled over to 0");
+	eq(rdmsr(IBS_OP_DATA), 0, "op sample of a NOP: no branch flags, latencies 0");
+	eq(rdmsr(IBS_OP_DATA3), 0, "op sample of a NOP: no load, no store");
+	eq(rdmsr(IBS_BR_TARGET), 0, "op sample of a NOP: IBS_BR_TARGET 0");
+	/* IbsOpVal holds it: nothing counts, no second sample */
+	ibs_block(K7_CTR0 + 3, 0, 0);
+	eq(rdmsr(IBS_OP_RIP), v, "IbsOpVal set: a second period makes no sample");
+	eq(rdmsr(IBS_OP_CTL), ctl, "IbsOpVal set: IbsOpCurCnt does not count");
+	eq(nmis, 1, "IbsOpVal set: no second NMI");
+	/* re-armed: WRMSR with IbsOpVal clear */
+	pmi_setup(0, IBS_OP_CTL, 0);
+	eq(ibs_op_at(32, 0, 0), (u32)ibs_seq + 32, "re-armed, MaxCnt 32: at the 33rd instruction");
+	eq(nmis, 1, "re-armed: one NMI");
+	ibs_off();
+	eq(ibs_op_at(16, 5, 0), (u32)ibs_seq + 11, "MaxCnt 16, CurCnt 5: at the 12th instruction");
+	ibs_off();
+	eq(ibs_op_at(16, 15, 0), (u32)ibs_seq + 1, "MaxCnt 16, CurCnt 15: at the 2nd instruction");
+	ibs_off();
+	eq(ibs_op_at(16, 16, 0), (u32)ibs_seq + 1, "CurCnt at MaxCnt: at the 2nd instruction");
+	ibs_off();
+	eq(ibs_op_at(16, 1000, 0), (u32)ibs_seq + 1, "CurCnt above MaxCnt: at the 2nd instruction");
+	ibs_off();
+	eq(ibs_op_at(16, 0, 1), (u32)ibs_seq + 16,
+	   "cycles (IbsOpCntCtl 0), MaxCnt 16: at the 17th instruction");
+	ibs_off();
+	eq(ibs_op_at(48, 7, 1), (u32)ibs_seq + 41, "cycles, MaxCnt 48, CurCnt 7: at the 42nd");
+	ibs_off();
+	/* OpCntExt: a period of 2^20 + 16 */
+	pmi_setup(0, IBS_OP_CTL, 0);
+	wrmsr(IBS_OP_RIP, 0);
+	ctl = ibs_op(0x100010, 0, 0);
+	ibs_loop(IBS_OP_CTL, (u32)ctl, ctl >> 32, 0x100010 + 100);
+	eq(rdmsr(IBS_OP_RIP), (u32)ibs_loop_insn,
+	   "MaxCnt 2^20 + 16 (OpCntExt bits): at the 2^20 + 17th, the LOOP");
+	eq(rdmsr(IBS_OP_CTL), ctl | IBS_OP_VAL, "OpCntExt: IbsOpVal, MaxCnt kept");
+	eq(rdmsr(IBS_OP_DATA), OP_BRN_RET | OP_TAKEN, "the LOOP: a taken branch");
+	eq(rdmsr(IBS_BR_TARGET), (u32)ibs_loop_insn, "the LOOP: IBS_BR_TARGET itself");
+	eq(nmis, 1, "OpCntExt: one NMI");
+
+	/* what the sample says of loads, stores and branches */
+	ibs_op_sample(49, "load");
+	eq(rdmsr(IBS_OP_RIP), (u32)ibs_ld, "load: IBS_OP_RIP");
+	eq(rdmsr(IBS_OP_DATA3), LD_OP | DC_LIN_VALID | DC_PHY_VALID,
+	   "load: IbsLdOp, IbsDcLinAddrValid, IbsDcPhyAddrValid");
+	eq(rdmsr(IBS_DC_LIN), (u32)ibs_data, "load: IBS_DC_LINADDR exact");
+	eq(rdmsr(IBS_DC_PHYS), (u32)ibs_data, "load: IBS_DC_PHYSADDR (no paging: the same)");
+	eq(rdmsr(IBS_OP_DATA), 0, "load: no branch");
+	ibs_op_sample(50, "store");
+	eq(rdmsr(IBS_OP_RIP), (u32)ibs_st, "store: IBS_OP_RIP");
+	eq(rdmsr(IBS_OP_DATA3), ST_OP | DC_LIN_VALID | DC_PHY_VALID,
+	   "store: IbsStOp, IbsDcLinAddrValid, IbsDcPhyAddrValid");
+	eq(rdmsr(IBS_DC_LIN), (u32)ibs_data + 8, "store: IBS_DC_LINADDR exact");
+	eq(rdmsr(IBS_DC_PHYS), (u32)ibs_data + 8, "store: IBS_DC_PHYSADDR");
+	ibs_op_sample(51, "read-modify-write");
+	eq(rdmsr(IBS_OP_RIP), (u32)ibs_rmw, "read-modify-write: IBS_OP_RIP");
+	eq(rdmsr(IBS_OP_DATA3), LD_OP | ST_OP | DC_LIN_VALID | DC_PHY_VALID,
+	   "read-modify-write: IbsLdOp and IbsStOp");
+	eq(rdmsr(IBS_DC_LIN), (u32)ibs_data + 16, "read-modify-write: IBS_DC_LINADDR exact");
+	ibs_op_sample(52, "JMP");
+	eq(rdmsr(IBS_OP_RIP), (u32)ibs_jmp, "JMP: IBS_OP_RIP");
+	eq(rdmsr(IBS_OP_DATA), OP_BRN_RET | OP_TAKEN, "JMP: IbsOpBrnRet, IbsOpBrnTaken");
+	eq(rdmsr(IBS_BR_TARGET), (u32)ibs_jmp_t, "JMP: IBS_BR_TARGET exact");
+	eq(rdmsr(IBS_OP_DATA3), 0, "JMP: no load, no store");
+	ibs_op_sample(53, "XOR after the JMP");
+	eq(rdmsr(IBS_OP_RIP), (u32)ibs_jmp_t, "the JMP's target is the next instruction");
+	eq(rdmsr(IBS_OP_DATA), 0, "XOR: no branch");
+	eq(rdmsr(IBS_BR_TARGET), 0, "XOR: IBS_BR_TARGET 0");
+	ibs_op_sample(54, "JNZ not taken");
+	eq(rdmsr(IBS_OP_RIP), (u32)ibs_jnz, "JNZ not taken: IBS_OP_RIP");
+	eq(rdmsr(IBS_OP_DATA), OP_BRN_RET, "JNZ not taken: IbsOpBrnRet, not IbsOpBrnTaken");
+	eq(rdmsr(IBS_BR_TARGET), 0, "JNZ not taken: IBS_BR_TARGET 0");
+	ibs_op_sample(55, "CALL");
+	eq(rdmsr(IBS_OP_RIP), (u32)ibs_call, "CALL: IBS_OP_RIP");
+	eq(rdmsr(IBS_OP_DATA), OP_BRN_RET | OP_TAKEN, "CALL: a taken branch, not a return");
+	eq(rdmsr(IBS_BR_TARGET), (u32)ibs_func, "CALL: IBS_BR_TARGET exact");
+	eq(rdmsr(IBS_OP_DATA3) & (LD_OP | ST_OP), ST_OP, "CALL: a store (the return address)");
+	ibs_op_sample(56, "RET");
+	eq(rdmsr(IBS_OP_RIP), (u32)ibs_func, "RET: IBS_OP_RIP");
+	eq(rdmsr(IBS_OP_DATA), OP_BRN_RET | OP_TAKEN | OP_RETURN,
+	   "RET: IbsOpReturn, IbsOpBrnRet, IbsOpBrnTaken");
+	eq(rdmsr(IBS_BR_TARGET), (u32)ibs_call_ret, "RET: IBS_BR_TARGET exact");
+	eq(rdmsr(IBS_OP_DATA3) & (LD_OP | ST_OP), LD_OP, "RET: a load (the return address)");
+	ibs_op_sample(58, "indirect JMP");
+	eq(rdmsr(IBS_OP_RIP), (u32)ibs_ijmp, "indirect JMP: IBS_OP_RIP");
+	eq(rdmsr(IBS_OP_DATA), OP_BRN_RET | OP_TAKEN, "indirect JMP: a taken branch");
+	eq(rdmsr(IBS_BR_TARGET), (u32)ibs_ijmp_t, "indirect JMP: IBS_BR_TARGET exact");
+	ibs_op_sample(122, "the last NOP");
+	eq(rdmsr(IBS_OP_RIP), (u32)ibs_end - 2, "the 122nd instruction: the last NOP");
+	ibs_off();
+
+	/* the fetch sample */
+	pmi_setup(0, IBS_FETCH_CTL, 0);
+	wrmsr(IBS_FETCH_LIN, 0);
+	ibs_block(IBS_FETCH_CTL, 1, (u32)(IBS_FETCH_EN >> 32));
+	eq(rdmsr(IBS_FETCH_LIN), (u32)ibs_seq + 16,
+	   "fetch sample, MaxCnt 16: IBS_FETCH_LINADDR the 17th instruction's");
+	eq(rdmsr(IBS_FETCH_PHYS), (u32)ibs_seq + 16, "fetch sample: IBS_FETCH_PHYSADDR");
+	eq(rdmsr(IBS_FETCH_CTL), 1 | (1 << 16) | IBS_FETCH_EN | IBS_FETCH_VAL |
+	   IBS_FETCH_COMP | IBS_PHY_VALID,
+	   "fetch sample: IbsFetchVal, IbsFetchComp, IbsPhyAddrValid, IbsFetchCnt at MaxCnt");
+	eq(nmis, 1, "fetch sample: one NMI");
+	report(!!(nmi_ctr & IBS_FETCH_VAL), "fetch sample: IbsFetchVal set at the NMI");
+	ibs_block(K7_CTR0 + 3, 0, 0);
+	eq(rdmsr(IBS_FETCH_LIN), (u32)ibs_seq + 16, "IbsFetchVal set: no second sample");
+	eq(nmis, 1, "IbsFetchVal set: no second NMI");
+	wrmsr(IBS_FETCH_LIN, 0);
+	ibs_block(IBS_FETCH_CTL, 2 | (1 << 16), (u32)((IBS_FETCH_EN | IBS_RAND_EN) >> 32));
+	eq(rdmsr(IBS_FETCH_LIN), (u32)ibs_seq + 16,
+	   "fetch re-armed, MaxCnt 32, FetchCnt 16, IbsRandEn: the 17th");
+	eq(nmis, 2, "fetch re-armed: a second NMI");
+	ibs_off();
+
+	/* masked, the entry delivers nothing; the sample is taken */
+	apic_write(APIC_EILVT(0), 0x10400);
+	pmi_setup(0, IBS_OP_CTL, 0);
+	eq(ibs_op_at(16, 0, 0), (u32)ibs_seq + 16, "EILVT0 masked: the sample is taken");
+	report(!!(rdmsr(IBS_OP_CTL) & IBS_OP_VAL), "EILVT0 masked: IbsOpVal");
+	eq(nmis, 0, "EILVT0 masked: no NMI");
+	ibs_off();
+	/* message type fixed: vector 0x41, taken once interrupts are enabled */
+	apic_write(APIC_EILVT(0), 0x41);
+	pmi_setup(0, IBS_OP_CTL, 0);
+	eilvt_irqs = 0;
+	ibs_op_at(16, 0, 0);
+	__asm__ volatile("sti; nop; cli" ::: "memory");
+	report(eilvt_irqs == 1 && !nmis, "EILVT0 fixed, vector 0x41: one interrupt, no NMI");
+	ibs_off();
+	apic_write(APIC_EILVT(0), 0x10400);
+	/* the interrupt takes IBS_CTL's offset, not another entry */
+	apic_write(APIC_EILVT(1), 0x400);
+	ibs_op_at(16, 0, 0);
+	eq(nmis, 0, "EILVT1 unmasked, EILVT0 masked: no NMI");
+	ibs_off();
+	apic_write(APIC_EILVT(1), 0x10000);
+	apic_write(APIC_EILVT(0), 0x10000);
+	for (i = IBS_FETCH_LIN; i <= IBS_BR_TARGET; i++)
+		if (i != IBS_OP_CTL && i != IBS_CTL)
+			wrmsr(i, 0);
+}
+
 static void test_amd(void)
 {
 	u32 a, b, c, d, xlevel, i, n, v2 = 0, core, ncore = 0, lbrv2 = 0;
@@ -3215,6 +3548,10 @@ static void test_amd(void)
 	test_branches(&amd_br);
 	if (lbrv2)
 		test_amd_lbr(e22a, e22b);
+	if (ibs)
+		test_ibs();
+	else
+		test_ibs_absent();
 	cpuid(0, &a, &b, &c, &d);
 	test_no_arch_lbr(a);
 	test_no_pebs("AMD", 0);
@@ -3249,6 +3586,7 @@ void main(void)
 	setgate(0x81, int81_entry, 3);
 	setgate(0x82, int82_entry, 0);
 	setgate(0x40, timer_entry, 0);
+	setgate(0x41, eilvt_entry, 0);
 	idtr[0] = sizeof(idt) - 1;
 	idtr[1] = (u32)idt;
 	idtr[2] = (u32)idt >> 16;
@@ -3272,6 +3610,8 @@ void main(void)
 		nolbr = 1;
 	if (mbi && (mbi[0] & BIT(2)) && has_word((char *)mbi[4], "nopebs"))
 		nopebs = 1;
+	if (mbi && (mbi[0] & BIT(2)) && has_word((char *)mbi[4], "ibs"))
+		ibs = 1;
 	for (a = 1; a < ARRAY_SIZE(ident_name); a++)
 		if (mbi && (mbi[0] & BIT(2)) && has_word((char *)mbi[4], ident_name[a]))
 			ident = a;

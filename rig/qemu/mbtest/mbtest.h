@@ -19,6 +19,7 @@ void ud_entry(void);
 void int80_entry(void);
 void int81_entry(void);
 void timer_entry(void);
+void eilvt_entry(void);
 void sysenter_entry(void);
 void syscall_entry(void);
 
@@ -63,6 +64,14 @@ extern char lbr_cs_c3[], lbr_cs_f3[], lbr_cs_c4[], lbr_cs_f4[];
 void pebs_block(u32 msr, u32 lo, u32 hi);
 extern char pebs_block_nops[];
 extern u32 pebs_esp;
+/* AMD IBS: see boot.S */
+void ibs_block(u32 msr, u32 lo, u32 hi);
+extern char ibs_seq[], ibs_ld[], ibs_st[], ibs_rmw[], ibs_jmp[], ibs_jmp_t[];
+extern char ibs_jnz[], ibs_call[], ibs_call_ret[], ibs_func[], ibs_ijmp[];
+extern char ibs_ijmp_t[], ibs_end[], ibs_data[];
+u64 ibs_count(u32 msr, u32 lo, u32 hi);
+void ibs_loop(u32 msr, u32 lo, u32 hi, u32 n);
+extern char ibs_loop_insn[];
 /* RDPMC at CPL 3: the value in user_pmc */
 void user_rdpmc(u32 ecx);
 
