@@ -122,6 +122,16 @@ elif [ "$ARCH" = x86_64 ]; then
 		cp "$RIG/perf-modes.sh" "$ROOT/tests/tool/perf-modes"
 		chmod +x "$ROOT/tests/tool/perf-modes"
 		echo "tool 900 tool/perf-modes" >> "$ROOT/tests/check.list"
+		# perf record cycles:pp and perf mem on AMD IBS
+		# (rig/perf-ibs.sh), moved to the IBS identities' boots below
+		if "$TARGET_CC" -static -O2 -Wall \
+			-o "$ROOT/tests/tool/ibswork" "$RIG/guest/ibswork.c"; then
+			cp "$RIG/perf-ibs.sh" "$ROOT/tests/tool/perf-ibs"
+			chmod +x "$ROOT/tests/tool/perf-ibs"
+			echo "tool 600 tool/perf-ibs" >> "$ROOT/tests/check.list"
+		else
+			log "cannot compile rig/guest/ibswork.c: no perf-ibs check"
+		fi
 	else
 		log "cannot compile rig/guest/hotspots.c: no perf tool check"
 	fi
@@ -190,6 +200,13 @@ if [ -n "${ONLY:-}" ] || [ "${REPEAT:-1}" != 1 ]; then
 	log "check list: $(wc -l < "$ROOT/tests/check.list") entries (ONLY=${ONLY:-*} REPEAT=${REPEAT:-1})"
 fi
 
+# selftests/hw_ibs and tool/perf-ibs need AMD IBS, which only the zen3
+# and zen4 identities' model has (rig/qemu patch 17): they run in those
+# boots below and in no other (every other boot would only skip them)
+IBS_IDS="zen3 zen4"
+ibs_lines=$(grep -E ' (selftests/hw_ibs|tool/perf-ibs)$' "$ROOT/tests/check.list" || true)
+sed -i -E '\@ (selftests/hw_ibs|tool/perf-ibs)$@d' "$ROOT/tests/check.list"
+
 # The hardware-counter suites. On x86_64 the rig's emulated PMU counts
 # instructions exactly with or without -icount, but its cycles are one
 # per instruction, and guest time a count of instructions, only under
@@ -231,6 +248,9 @@ if [ "$ARCH" = x86_64 ] && [ -n "${X86_IDENTITIES:-}" ]; then
 	done > "$ROOT/tests/identity.list"
 	for id in $X86_IDENTITIES; do
 		cp "$ROOT/tests/identity.list" "$ROOT/tests/id-$id.list"
+		if [[ " $IBS_IDS " == *" $id "* ]] && [ -n "$ibs_lines" ]; then
+			echo "$ibs_lines" >> "$ROOT/tests/id-$id.list"
+		fi
 	done
 	rm -f "$ROOT/tests/identity.list"
 fi

@@ -131,6 +131,9 @@ static int x86_map_event(const struct x86_core *core,
  * nothing. The vendor's hw_config adds or refuses vendor bits.
  *
  * Context: process context (perf_event_open), may sleep.
+ * A precise event goes to the vendor's precise_forward first (AMD hands
+ * precise cycles to ibs_op).
+ *
  * Return: 0; -ENOENT for events that are not ours or not offered;
  * -EINVAL for bad encodings, groups that can never fit and precise
  * counting-only events; -EOPNOTSUPP for a precise_ip above the PMU's
@@ -144,6 +147,16 @@ int x86_event_init(struct perf_event *event)
 	struct hw_perf_event *hwc = &event->hw;
 	u64 sel;
 	int ret;
+
+	/* a vendor's precise sampling may be another PMU's (AMD IBS) */
+	if (attr->precise_ip && core->ops->precise_forward &&
+	    (attr->type == PERF_TYPE_HARDWARE ||
+	     attr->type == PERF_TYPE_HW_CACHE ||
+	     attr->type == event->pmu->type)) {
+		ret = core->ops->precise_forward(event);
+		if (ret)
+			return ret;
+	}
 
 	ret = x86_map_event(core, event, &sel);
 	if (ret)

@@ -126,8 +126,14 @@ struct x86_constraint {
  * @precise_flush: the same outside the PMI, for the records that events
  *	with X86_EVENT_FLAG_LARGE_PEBS left waiting in the buffer; NULL when
  *	no event can have that flag
+ * @precise_forward: offered every new event with attr.precise_ip first,
+ *	before any other check, for a vendor whose precise sampling is
+ *	another PMU (AMD IBS): 0 to go on, or an errno the core PMU's
+ *	event_init returns as it is (-ENOENT after rewriting attr.type and
+ *	config hands the event to the PMU of that type); NULL for none
  *
- * All but @hw_config, @fixed_for and the @branch_init pair run on the CPU
+ * All but @hw_config, @fixed_for, @precise_forward and the @branch_init
+ * pair run on the CPU
  * concerned with interrupts off (or in NMI); those run at
  * perf_event_open() and at the event's end.
  * Those that take a @core and a @cpuc get the PMU and its state on the
@@ -155,6 +161,7 @@ struct x86_core_ops {
 	int (*drain)(struct x86_core *core, struct x86_cpu_pmu *cpuc,
 		     u64 status, struct pt_regs *regs);
 	void (*precise_flush)(struct x86_core *core, struct x86_cpu_pmu *cpuc);
+	int (*precise_forward)(struct perf_event *event);
 };
 
 /* hw.flags: the event records a branch stack (the vendor's recorder) */

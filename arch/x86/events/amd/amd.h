@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * x86 perf_events, AMD: what core.c, lbr.c and their KUnit tests share.
+ * x86 perf_events, AMD: what core.c, lbr.c, ibs.c and their KUnit tests
+ * share.
  */
 #ifndef _ARCH_X86_EVENTS_AMD_AMD_H
 #define _ARCH_X86_EVENTS_AMD_AMD_H
@@ -46,5 +47,19 @@ void amd_lbr_reset_cpu(void);
 void amd_lbr_sample(struct perf_event *event, struct perf_sample_data *data);
 unsigned int amd_lbr_snapshot(struct perf_branch_entry *entries,
 			      unsigned int cnt);
+
+/*
+ * ibs.c: Instruction-Based Sampling. A raw sample holds at most the op
+ * engine's seven registers, IbsBrTarget and IbsOpData4.
+ */
+#define AMD_IBS_RAW_REGS	9
+
+int amd_ibs_forward(struct perf_event *event);
+u64 amd_ibs_ctl_period(u64 period, bool is_op, bool ext);
+u64 amd_ibs_config_period(u64 config, bool is_op, bool ext);
+u64 amd_ibs_round(s64 left, u64 max);
+unsigned int amd_ibs_raw_msrs(bool is_op, u32 caps, unsigned int *msrs);
+u64 amd_ibs_data_src(u32 caps, unsigned int family, unsigned int model,
+		     u64 data2, u64 data3);
 
 #endif /* _ARCH_X86_EVENTS_AMD_AMD_H */

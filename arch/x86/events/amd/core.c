@@ -16,7 +16,8 @@
  *    PerfCntrGlobalStatusClr clears that.
  *
  * Zen 4 and later record branch stacks with LbrExtV2 (lbr.c), which
- * needs PerfMonV2.
+ * needs PerfMonV2. Precise events are IBS's (ibs.c): the core counters
+ * have no precise mode, and amd_ibs_forward() hands them to ibs_op.
  *
  * Without PerfMonV2 there is no overflow status: a counter is gated by
  * its own enable bit and a wrap is seen in the counter (gated mode, in
@@ -143,6 +144,7 @@ static const struct x86_core_ops amd_v2_ops = {
 	.branch_sample	= amd_lbr_sample,
 	.branch_sched_in = amd_lbr_sched_in,
 	.branch_snapshot = amd_lbr_snapshot,
+	.precise_forward = amd_ibs_forward,
 };
 
 static const struct x86_core_ops amd_gated_ops = {
@@ -153,6 +155,7 @@ static const struct x86_core_ops amd_gated_ops = {
 	.overflowed	= x86_gate_overflowed,
 	.ack		= x86_gate_ack,
 	.reset_cpu	= amd_reset_cpu,
+	.precise_forward = amd_ibs_forward,
 };
 
 /* re-program every running counter with this CPU's current virt mask */
