@@ -3,7 +3,7 @@
  * AMD Instruction-Based Sampling: the ibs_op and ibs_fetch PMUs, and
  * precise events of the core PMU, which land on ibs_op.
  *
- * ib_work(n) runs n iterations of five instructions, the last a taken
+ * loop5_work(n) runs n iterations of five instructions, the last a taken
  * conditional branch, and ls_work(buf, n) five with two loads and a
  * store at fixed offsets of buf. IBS counts one op per instruction on
  * the rig's model (rig/qemu), and tags the op that ends each period of
@@ -30,11 +30,11 @@
 #include <sys/mman.h>
 
 #include "../kselftest_harness.h"
+#include "loop_common.h"
 #include "perf_test.h"
 
 #define RING_PAGES	128
 #define MAX_SAMPLES	8192
-#define LOOP_LEN	5
 #define ITERS		1000000UL
 /* periods (multiples of 16): 1 and 2 positions of the loop a period */
 #define PERIOD		20016
@@ -58,18 +58,10 @@
 #define CAP_FETCHEXTD	0x200U			/* bit 9 */
 #define CAP_OPCNTEXT	0x40U			/* bit 6 */
 
-typedef void (*loop_fn)(unsigned long n);
 typedef void (*ls_fn)(void *buf, unsigned long n);
 
 #if defined(__x86_64__)
 asm(".text\n"
-	"ib_work:\n"
-	"ib_i0:	add $1, %rax\n"
-	"ib_i1:	xor %rdx, %rcx\n"
-	"ib_i2:	nop\n"
-	"ib_i3:	dec %rdi\n"
-	"ib_i4:	jnz ib_i0\n"
-	"ib_ret:	ret\n"
 	"ls_work:\n"
 	"ls_i0:	mov 0(%rdi), %rax\n"
 	"ls_i1:	mov %rax, 64(%rdi)\n"
@@ -78,30 +70,9 @@ asm(".text\n"
 	"ls_i4:	jnz ls_i0\n"
 	"ls_ret:	ret\n");
 
-#define LABEL(sym) ({							\
-	unsigned long __a;						\
-	asm("lea " #sym "(%%rip), %0" : "=r" (__a));			\
-	__a;								\
-})
-
-static void ib_work(unsigned long n)
-{
-	((loop_fn)LABEL(ib_work))(n);
-}
-
 static void ls_work(void *buf, unsigned long n)
 {
 	((ls_fn)LABEL(ls_work))(buf, n);
-}
-
-static void ib_labels(unsigned long *l)
-{
-	l[0] = LABEL(ib_i0);
-	l[1] = LABEL(ib_i1);
-	l[2] = LABEL(ib_i2);
-	l[3] = LABEL(ib_i3);
-	l[4] = LABEL(ib_i4);
-	l[5] = LABEL(ib_ret);
 }
 
 static void ls_labels(unsigned long *l)
@@ -122,20 +93,9 @@ static unsigned int cpuid_ibs_caps(void)
 	return a;
 }
 
-#define HAVE_LOOP 1
 #else
-#define HAVE_LOOP 0
-static void ib_work(unsigned long n)
-{
-}
-
 static void ls_work(void *buf, unsigned long n)
 {
-}
-
-static void ib_labels(unsigned long *l)
-{
-	memset(l, 0, 6 * sizeof(*l));
 }
 
 static void ls_labels(unsigned long *l)
@@ -243,22 +203,6 @@ static bool has_ibs(void)
 	       pmu_type("ibs_fetch") > 0;
 }
 
-/* the position of @ip among the loop's labels (0-5), -1 for none */
-static int ib_pos(const unsigned long *l, __u64 ip)
-{
-	int i;
-
-	for (i = 0; i < 6; i++)
-		if (ip == l[i])
-			return i;
-	return -1;
-}
-
-static bool ib_inside(const unsigned long *l, __u64 ip)
-{
-	return ip >= l[0] && ip <= l[5];
-}
-
 /*
  * Where the samples of a run fell: @hist[i] of them on the loop's
  * instruction i (5 the RET after it). Returns how many were in the loop,
@@ -271,9 +215,9 @@ static int ib_hist(const struct ib_sample *s, int n, const unsigned long *l,
 
 	memset(hist, 0, 6 * sizeof(*hist));
 	for (i = 0; i < n; i++) {
-		if (!ib_inside(l, s[i].ip))
+		if (!loop_inside(l, s[i].ip))
 			continue;
-		pos = ib_pos(l, s[i].ip);
+		pos = loop_pos(l, s[i].ip);
 		if (pos < 0 || !(s[i].misc & PERF_RECORD_MISC_EXACT_IP)) {
 			fprintf(stderr, "# sample %d: ip %#llx (pos %d) misc %#x\n",
 				i, (unsigned long long)s[i].ip, pos, s[i].misc);
@@ -324,7 +268,7 @@ FIXTURE_SETUP(ibs)
 	self->buf = aligned_alloc(4096, 4096);
 	ASSERT_NE(NULL, self->buf);
 	memset(self->buf, 0x5a, 4096);
-	ib_labels(self->l);
+	loop5_labels(self->l);
 	ls_labels(self->ls);
 	self->op = pmu_type("ibs_op");
 	self->fetch = pmu_type("ibs_fetch");
@@ -348,7 +292,7 @@ static void ib_attr(struct perf_event_attr *attr, int type, __u64 config,
 }
 
 /*
- * Open @attr, run ib_work(@iters) (or ls_work over @buf) while it is
+ * Open @attr, run loop5_work(@iters) (or ls_work over @buf) while it is
  * enabled and collect its samples into @s (room for @max): how many, -1
  * on error.
  */
@@ -374,7 +318,7 @@ static int ib_run(struct __test_metadata *_metadata,
 	if (buf)
 		ls_work(buf, iters);
 	else
-		ib_work(iters);
+		loop5_work(iters);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	n = ib_samples(ring, attr->sample_type, s, max, throttles);
 	perf_unmap_ring(ring, RING_PAGES);
@@ -571,7 +515,7 @@ TEST_F(ibs, loads_and_stores_give_the_address)
 	for (i = 0; i < n; i++) {
 		union perf_mem_data_src ds = { .val = self->s[i].data_src };
 
-		pos = ib_pos(self->ls, self->s[i].ip);
+		pos = loop_pos(self->ls, self->s[i].ip);
 		if (pos < 0)
 			continue;
 		ASSERT_TRUE(self->s[i].misc & PERF_RECORD_MISC_EXACT_IP);
@@ -660,11 +604,11 @@ TEST_F(ibs, callchain)
 		const struct ib_sample *s = &self->s[i];
 
 		/* an NMI in the kernel starts with the kernel's frames */
-		if (!ib_inside(self->l, s->ip) || s->nr_chain < 2 ||
+		if (!loop_inside(self->l, s->ip) || s->nr_chain < 2 ||
 		    s->chain[0] != PERF_CONTEXT_USER)
 			continue;
 		/* the interrupted IP: in the loop, past the sampled op */
-		if (ib_inside(self->l, s->chain[1]))
+		if (loop_inside(self->l, s->chain[1]))
 			user++;
 	}
 	TH_LOG("%d samples, %d with a user callchain in the loop", n, user);

@@ -3,7 +3,7 @@
  * Precise samples (attr.precise_ip, Intel PEBS) over a user loop whose
  * instructions are known to the byte.
  *
- * pi_work(n) runs n iterations of five instructions, the last a taken
+ * loop5_work(n) runs n iterations of five instructions, the last a taken
  * conditional branch. A sample of instructions with a period P names the
  * instruction whose retirement ended the period: with precise_ip 2 that
  * instruction exactly (PERF_RECORD_MISC_EXACT_IP), and consecutive
@@ -32,12 +32,11 @@
 #include <time.h>
 
 #include "../kselftest_harness.h"
+#include "loop_common.h"
 #include "perf_test.h"
 
 #define RING_PAGES	64
 #define MAX_SAMPLES	4096
-/* instructions per iteration of pi_work() */
-#define PI_LEN		5
 /*
  * Iterations of a run, and the periods: some 250 samples of a run, few
  * enough per tick that none is throttled (a throttled event stops
@@ -50,23 +49,13 @@
 #define PI_PERIOD2	30011
 #define BR_PERIOD	4001
 
-typedef void (*loop_fn)(unsigned long n);
-
 #if defined(__x86_64__)
 /*
- * pi_work(n): n iterations of five instructions (rdi counts down).
- * pr_work(n): the same loop with known values in the registers it does
- * not change, saved and restored around it (callee-saved ones included).
+ * pr_work(n): loop5_work()'s loop with known values in the registers it
+ * does not change, saved and restored around it (callee-saved ones
+ * included).
  */
 asm(".text\n"
-	"pi_work:\n"
-	"pi_i0:	add $1, %rax\n"
-	"pi_i1:	xor %rdx, %rcx\n"
-	"pi_i2:	nop\n"
-	"pi_i3:	dec %rdi\n"
-	"pi_i4:	jnz pi_i0\n"
-	"pi_ret:	ret\n"
-	"pi_end:\n"
 	"pr_work:\n"
 	"	push %rbx\n"
 	"	push %r12\n"
@@ -144,18 +133,6 @@ asm(".section .rodata\n"
 	"\tjnz px_top\n"
 	"px_end:\tret\n");
 
-/* the address of a label of the asm above */
-#define LABEL(sym) ({							\
-	unsigned long __a;						\
-	asm("lea " #sym "(%%rip), %0" : "=r" (__a));			\
-	__a;								\
-})
-
-static void pi_work(unsigned long n)
-{
-	((loop_fn)LABEL(pi_work))(n);
-}
-
 static void pr_work(unsigned long n)
 {
 	/* clobbers rax, rcx, rdx, rsi, rdi, r8-r11 (a call does anyway) */
@@ -173,22 +150,10 @@ static void pi_labels(unsigned long *l, bool regs)
 		l[4] = LABEL(pr_i4);
 		l[5] = LABEL(pr_out);
 	} else {
-		l[0] = LABEL(pi_i0);
-		l[1] = LABEL(pi_i1);
-		l[2] = LABEL(pi_i2);
-		l[3] = LABEL(pi_i3);
-		l[4] = LABEL(pi_i4);
-		l[5] = LABEL(pi_ret);
+		loop5_labels(l);
 	}
 }
-
-#define HAVE_LOOP 1
 #else
-#define HAVE_LOOP 0
-static void pi_work(unsigned long n)
-{
-}
-
 static void pr_work(unsigned long n)
 {
 }
@@ -277,22 +242,6 @@ static int pi_samples(void *base, bool regs, struct pi_sample *out, int max)
 	return n;
 }
 
-/* the position of @ip among the loop's labels (0-5), -1 for none */
-static int pi_pos(const unsigned long *l, __u64 ip)
-{
-	int i;
-
-	for (i = 0; i < 6; i++)
-		if (ip == l[i])
-			return i;
-	return -1;
-}
-
-static bool pi_inside(const unsigned long *l, __u64 ip)
-{
-	return ip >= l[0] && ip <= l[5];
-}
-
 /*
  * Check the samples of an instructions event with @period: each one in
  * the loop on an instruction of it, with EXACT_IP iff @exact, and each
@@ -305,11 +254,11 @@ static int pi_check(const struct pi_sample *s, int n, const unsigned long *l,
 	int i, pos, prev = -1, inside = 0;
 
 	for (i = 0; i < n; i++) {
-		if (!pi_inside(l, s[i].ip)) {
+		if (!loop_inside(l, s[i].ip)) {
 			prev = -1;
 			continue;
 		}
-		pos = pi_pos(l, s[i].ip);
+		pos = loop_pos(l, s[i].ip);
 		if (pos < 0 ||
 		    !(s[i].misc & PERF_RECORD_MISC_EXACT_IP) != !exact) {
 			fprintf(stderr, "# sample %d: ip %#llx (pos %d) misc %#x, want exact %d\n",
@@ -318,8 +267,8 @@ static int pi_check(const struct pi_sample *s, int n, const unsigned long *l,
 			return -1;
 		}
 		/* the RET after the loop may end a period too */
-		if (prev >= 0 && pos < PI_LEN &&
-		    pos != (prev + (int)(period % PI_LEN)) % PI_LEN) {
+		if (prev >= 0 && pos < LOOP_LEN &&
+		    pos != (prev + (int)(period % LOOP_LEN)) % LOOP_LEN) {
 			fprintf(stderr, "# sample %d at pos %d after pos %d, period %llu\n",
 				i, pos, prev, (unsigned long long)period);
 			return -1;
@@ -389,7 +338,7 @@ static int pi_run(struct __test_metadata *_metadata, struct pi_sample *smp,
 		return -1;
 	}
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	pi_work(iters);
+	loop5_work(iters);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	n = pi_samples(ring, false, smp, MAX_SAMPLES);
 	perf_unmap_ring(ring, RING_PAGES);
@@ -494,7 +443,7 @@ static void br_check(struct __test_metadata *_metadata, struct pi_sample *s,
 
 	ASSERT_GT(n, 0);
 	for (i = 0; i < n; i++) {
-		if (!pi_inside(l, s[i].ip))
+		if (!loop_inside(l, s[i].ip))
 			continue;
 		inside++;
 		ASSERT_EQ(l[pos], s[i].ip);
@@ -553,7 +502,7 @@ TEST_F(pebs, fixed_and_gp)
 	ASSERT_NE(MAP_FAILED, ra);
 	ASSERT_NE(MAP_FAILED, rb);
 	ioctl(a, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
-	pi_work(PI_ITERS);
+	loop5_work(PI_ITERS);
 	pa = ra;
 	pb = rb;
 	ia = pa->index;
@@ -644,7 +593,7 @@ TEST_F(pebs, ppp_instructions_on_fixed_0)
 	ra = perf_map_ring(a, RING_PAGES);
 	ASSERT_NE(MAP_FAILED, ra);
 	ioctl(a, PERF_EVENT_IOC_ENABLE, 0);
-	pi_work(PI_ITERS);
+	loop5_work(PI_ITERS);
 	ioctl(a, PERF_EVENT_IOC_DISABLE, 0);
 	n = pi_samples(ra, false, self->s, MAX_SAMPLES);
 	ASSERT_GT(pi_check(self->s, n, self->l, PI_PERIOD, true), 100);
@@ -717,13 +666,13 @@ TEST_F(pebs, regs_intr)
 		__u64 v[24] = { 0 };
 		int k = 0;
 
-		if (!pi_inside(l, s->ip))
+		if (!loop_inside(l, s->ip))
 			continue;
 		inside++;
 		for (j = 0; j < 24; j++)
 			if (REGS_MASK & (1ULL << j))
 				v[j] = s->regs[k++];
-		pos = pi_pos(l, s->ip);
+		pos = loop_pos(l, s->ip);
 		ASSERT_TRUE(pos >= 0 && pos < 5);
 		ASSERT_NE(0, s->abi);
 		ASSERT_EQ(s->ip, v[R_IP]);
@@ -773,13 +722,13 @@ TEST_F(pebs, branch_stack)
 				  PERF_SAMPLE_BRANCH_USER;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
-	ring = pi_record(fd, pi_work, PI_ITERS);
+	ring = pi_record(fd, loop5_work, PI_ITERS);
 	ASSERT_NE(MAP_FAILED, ring);
 
 	while ((h = pi_next_sample(ring, &off, &p))) {
 		struct perf_branch_entry *e = (void *)(p + 2);
 
-		if (!pi_inside(self->l, p[0]))
+		if (!loop_inside(self->l, p[0]))
 			continue;
 		inside++;
 		nr = p[1];
@@ -818,13 +767,13 @@ TEST_F(pebs, count_exact_in_group)
 	ASSERT_GE(b, 0) TH_LOG("open member: %s", strerror(errno));
 
 	ioctl(a, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
-	pi_work(PI_ITERS);
+	loop5_work(PI_ITERS);
 	ioctl(a, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 	ASSERT_TRUE(perf_read_value(a, &c1));
 	ASSERT_TRUE(perf_read_value(b, &m1));
 	ioctl(a, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
 	ioctl(a, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
-	pi_work(2 * PI_ITERS);
+	loop5_work(2 * PI_ITERS);
 	ioctl(a, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 	ASSERT_TRUE(perf_read_value(a, &c2));
 	ASSERT_TRUE(perf_read_value(b, &m2));
@@ -833,7 +782,7 @@ TEST_F(pebs, count_exact_in_group)
 
 	ASSERT_EQ(m1.count, c1.count);
 	ASSERT_EQ(m2.count, c2.count);
-	ASSERT_EQ((__u64)PI_ITERS * PI_LEN, c2.count - c1.count);
+	ASSERT_EQ((__u64)PI_ITERS * LOOP_LEN, c2.count - c1.count);
 	close(b);
 	close(a);
 }
@@ -934,7 +883,7 @@ TEST_F(pebs, large_records_share_a_pmi)
 	before = pmi_count();
 	ASSERT_GE(before, 0) TH_LOG("no PMI line in /proc/interrupts");
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	pi_work(4 * PI_ITERS);
+	loop5_work(4 * PI_ITERS);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	after = pmi_count();
 	n = pl_samples(ring, ip, x, MAX_SAMPLES);
@@ -976,7 +925,7 @@ TEST_F(pebs, large_sample_times_from_the_records)
 	ASSERT_NE(MAP_FAILED, ring);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	pi_work(2 * PI_ITERS);
+	loop5_work(2 * PI_ITERS);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	run = (b.tv_sec - a.tv_sec) * 1000000000LL + b.tv_nsec - a.tv_nsec;
@@ -1021,10 +970,10 @@ TEST_F(pebs, large_count_read_while_running)
 
 	ioctl(a, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 	for (i = 0; i < 3; i++) {
-		pi_work(PI_ITERS);
+		loop5_work(PI_ITERS);
 		ASSERT_EQ(sizeof(v), read(a, v, sizeof(v)));
 		ASSERT_EQ(2, v[0]);
-		ASSERT_GT(v[1], (__u64)PI_ITERS * PI_LEN * (i + 1));
+		ASSERT_GT(v[1], (__u64)PI_ITERS * LOOP_LEN * (i + 1));
 		ASSERT_EQ(v[2], v[1]) TH_LOG("read %d: precise %llu, plain %llu",
 					     i, (unsigned long long)v[1],
 					     (unsigned long long)v[2]);
@@ -1049,7 +998,7 @@ static void pl_turns(bool regs, int in, int out, int rounds)
 		if (regs)
 			pr_work(PI_ITERS / 4);
 		else
-			pi_work(PI_ITERS / 4);
+			loop5_work(PI_ITERS / 4);
 		if (write(out, &c, 1) != 1)
 			_exit(1);
 	}
@@ -1111,11 +1060,11 @@ TEST_F(pebs, large_samples_keep_their_task)
 	for (i = 0; i < n; i++) {
 		__u32 tid = x[i] >> 32;
 
-		if (pi_inside(self->l, ip[i])) {
+		if (loop_inside(self->l, ip[i])) {
 			ASSERT_EQ(a, tid) TH_LOG("sample %d in a's loop, tid %u",
 						 i, tid);
 			in_a++;
-		} else if (pi_inside(lr, ip[i])) {
+		} else if (loop_inside(lr, ip[i])) {
 			ASSERT_EQ(b, tid) TH_LOG("sample %d in b's loop, tid %u",
 						 i, tid);
 			in_b++;

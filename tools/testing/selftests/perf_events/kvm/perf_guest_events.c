@@ -182,7 +182,7 @@ static void test_guest_samples(struct kvm_vcpu *vcpu)
 	munmap(pg, (RING_PAGES + 1) * page);
 	close(fd);
 
-	ksft_print_msg("samples: %u, %u of the guest kernel, %u in guest_code, %u in the text (first outside: %#llx)\n",
+	ksft_print_msg("samples: %u, guest %u, in guest_code %u, in text %u (first not: %#llx)\n",
 		       total, guest, in_code, in_text, (unsigned long long)stray);
 	ksft_test_result(guest > total / 4 && in_text == guest && in_code,
 			 "guest_samples_have_guest_pc\n");
