@@ -1547,7 +1547,9 @@ static void test_legacy_lbr_freeze(void)
 #define BASIC 0x20
 
 u32 pebs_esp;
-static u64 ds_area[32];
+/* format 5 keeps 32 GP counters' reset values: the fixed ones at 140H */
+static u64 ds_area[48];
+#define FIXED_RESET(j)	(ds_area[(ident == ID_SPR ? 40 : 16) + (j)])
 static u64 pebs_buf[1024];
 static const u64 fill = 0xa5a5a5a5a5a5a5a5ull;
 
@@ -1703,7 +1705,7 @@ static void test_pebs_basic(void)
 	}
 	/* fixed counter 0, alone and with PMC0 */
 	pebs_ds(4096, 4096);
-	ds_area[16] = -1000ull & MASK48;
+	FIXED_RESET(0) = -1000ull & MASK48;
 	wrmsr(FIX0, -6ull & MASK48);
 	wrmsr(FIXCTRL, 0x3);
 	wrmsr(PEBS_ENABLE, BIT_ULL(32));
@@ -1717,7 +1719,7 @@ static void test_pebs_basic(void)
 	   "PEBS fixed counter 0: reloaded from DS + 80H");
 	pebs_ds(4096, 4096);
 	ds_area[8] = -1000ull & MASK48;
-	ds_area[16] = -2000ull & MASK48;
+	FIXED_RESET(0) = -2000ull & MASK48;
 	wrmsr(FIX0, -5ull & MASK48);
 	wrmsr(PMC0, -5ull & MASK48);
 	wrmsr(EVTSEL0, 0xc0 | EN | USR | OS);
@@ -1731,7 +1733,7 @@ static void test_pebs_basic(void)
 	eq(rdmsr(FIX0), (-2000ull + 27 + tail) & MASK48, "PEBS two counters: fixed 0 reloaded");
 	/* cycles: one per instruction under icount */
 	pebs_ds(4096, 4096);
-	ds_area[17] = -100000ull & MASK48;
+	FIXED_RESET(1) = -100000ull & MASK48;
 	wrmsr(FIX0 + 1, -4ull & MASK48);
 	wrmsr(FIXCTRL, 0x3 << 4);
 	wrmsr(PEBS_ENABLE, BIT_ULL(33));
@@ -1850,7 +1852,7 @@ static void test_pebs_adaptive(void)
 	for (i = 0; i < 2; i++) {
 		pebs_ds(4096, 4096);
 		ds_area[8] = -1000ull & MASK48;
-		ds_area[16] = -1000ull & MASK48;
+		FIXED_RESET(0) = -1000ull & MASK48;
 		wrmsr(PEBS_DATA_CFG, CFG_GPR);
 		if (i == 0) {
 			wrmsr(PMC0, -3ull & MASK48);
@@ -2206,7 +2208,7 @@ static void test_pebs_fmt3_record(void)
 	 * PEBS: its status bit and its PMI, no record.
 	 */
 	pebs_ds(4096, 4096);
-	ds_area[16] = -1000ull & MASK48;
+	FIXED_RESET(0) = -1000ull & MASK48;
 	pmi_setup(GSTATUS, FIX0, GRESET);
 	wrmsr(FIX0, -6ull & MASK48);
 	wrmsr(FIXCTRL, 0xb);
@@ -2277,7 +2279,10 @@ static void test_pebs(void)
 	eq(rdmsr(MISC_ENABLE) & (3 << 11), 1 << 11,
 	   "MISC_ENABLE: PEBS available (bit 12 clear), BTS not (bit 11 set)");
 	cap = rdmsr(PERFCAP);
-	eq((cap >> 8) & 0xf, 4, "PERF_CAPABILITIES: PEBS record format 4");
+	if (ident == ID_SPR)
+		eq((cap >> 8) & 0xf, 5, "PERF_CAPABILITIES: PEBS record format 5 (Sapphire Rapids)");
+	else
+		eq((cap >> 8) & 0xf, 4, "PERF_CAPABILITIES: PEBS record format 4");
 	report(cap & BIT(14), "PERF_CAPABILITIES: PEBS_BASELINE (bit 14)");
 	report(cap & BIT(13), "PERF_CAPABILITIES: FW_WRITE still (bit 13)");
 	eq(cap & 0xc0, 0xc0, "PERF_CAPABILITIES: PEBS trap-like (6), saves GPRs (7)");

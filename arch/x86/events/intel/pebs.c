@@ -183,7 +183,8 @@ static const struct x86_cpu_id pebs_pdist_models[] __initconst = {
 /* what the probe found; max_precise 0 while PEBS is off */
 static struct {
 	unsigned int	max_precise;
-	unsigned int	fmt;		/* the record format, 3 or 4 */
+	unsigned int	fmt;		/* the records' layout, 3 or 4 */
+	unsigned int	reset_fixed;	/* fixed counter 0's DS reset slot */
 	u64		cntrs;		/* counters with a PEBS_ENABLE bit */
 	unsigned int	lbrs;		/* entries of the LBR group, 0: none */
 } pebs __ro_after_init;
@@ -234,11 +235,14 @@ struct pebs_cpu {
 
 static DEFINE_PER_CPU(struct pebs_cpu, pebs_cpu);
 
-/* the DS area's slot of a counter's reset value */
+/*
+ * The DS area's slot of a counter's reset value: GP counter i's is i;
+ * the fixed counters' follow 8 GP slots, or 32 from format 5 on.
+ */
 static unsigned int pebs_reset_slot(int idx)
 {
 	if (X86_IS_FIXED(idx))
-		return MAX_PEBS_EVENTS_FMT4 + idx - INTEL_PMC_IDX_FIXED;
+		return pebs.reset_fixed + idx - INTEL_PMC_IDX_FIXED;
 	return idx;
 }
 
@@ -813,7 +817,12 @@ void intel_pebs_flush(struct x86_core *core, struct x86_cpu_pmu *cpuc)
  *
  * Needs the DS area (DS, with DTES64 for its 64-bit layout), PEBS not
  * marked unavailable (IA32_MISC_ENABLE, X86_FEATURE_PEBS), record
- * format 3, or 4 with PEBS_BASELINE, and a buffer for every CPU up.
+ * format 3, or 4 to 6 with PEBS_BASELINE, and a buffer for every CPU up.
+ * Formats 5 (Sapphire Rapids on) and 6 write format 4's records, and
+ * keep reset values for 32 GP counters in the DS area, so the fixed
+ * counters' slots move; what else they add, PEBS through EPT for guests
+ * and counter snapshots that MSR_PEBS_DATA_CFG must ask for, nothing
+ * here uses.
  * Which counters have a PEBS_ENABLE bit is asked of the MSR itself:
  * before format 4 only general-purpose counters can have one.
  *
@@ -830,17 +839,20 @@ void __init intel_pebs_probe(struct x86_core *core, u64 caps)
 	if (!boot_cpu_has(X86_FEATURE_DS) || !boot_cpu_has(X86_FEATURE_DTES64) ||
 	    !boot_cpu_has(X86_FEATURE_PEBS))
 		return;
-	if (fmt == 4 && baseline) {
+	if (fmt >= 4 && fmt <= 6 && baseline) {
 		want = (core->gp & PEBS_GP_CNTRS) |
 		       (core->fixed & PEBS_FIXED_CNTRS);
+		pebs.fmt = 4;
+		pebs.reset_fixed = fmt >= 5 ? MAX_PEBS_EVENTS :
+					      MAX_PEBS_EVENTS_FMT4;
 	} else if (fmt == 3) {
 		want = core->gp & PEBS_GP_CNTRS;
+		pebs.fmt = 3;
 	} else {
 		pr_info("PEBS record format %u%s: not driven, no precise_ip\n",
 			fmt, baseline ? "" : " without baseline");
 		return;
 	}
-	pebs.fmt = fmt;
 
 	for_each_set_bit(idx, (unsigned long *)&want, X86_NR_IDX) {
 		bit = BIT_ULL(idx);
@@ -859,7 +871,7 @@ void __init intel_pebs_probe(struct x86_core *core, u64 caps)
 	}
 	pebs.cntrs = cntrs;
 	/* format 4's LBR group copies the LBR, as deep as perf reads it */
-	if (fmt == 4 && core->branches)
+	if (pebs.fmt == 4 && core->branches)
 		pebs.lbrs = min(core->branches, PEBS_MAX_LBRS);
 	/*
 	 * Constant skid (1), the eventing IP (2) and precise distribution
@@ -867,7 +879,7 @@ void __init intel_pebs_probe(struct x86_core *core, u64 caps)
 	 * counter 1, for one event, which maps.c's constraints place.
 	 */
 	pebs.max_precise = 2;
-	if (fmt == 3) {
+	if (pebs.fmt == 3) {
 		pebs.max_precise = 3;
 	} else {
 		const struct x86_cpu_id *m = x86_match_cpu(pebs_pdist_models);
@@ -882,8 +894,8 @@ void __init intel_pebs_probe(struct x86_core *core, u64 caps)
 	core->max_precise = pebs.max_precise;
 	core->precise_cntrs = cntrs;
 	/* format 4 records can carry XMM0-15: see x86_event_init() */
-	if (fmt == 4)
+	if (pebs.fmt == 4)
 		core->pmu.capabilities |= PERF_PMU_CAP_EXTENDED_REGS;
 	pr_info("PEBS record format %u%s, counters %#llx\n", fmt,
-		fmt == 4 ? ", baseline" : "", cntrs);
+		pebs.fmt == 4 ? ", baseline" : "", cntrs);
 }
