@@ -2280,7 +2280,7 @@ static void test_pebs(void)
 	   "MISC_ENABLE: PEBS available (bit 12 clear), BTS not (bit 11 set)");
 	cap = rdmsr(PERFCAP);
 	if (ident == ID_SPR)
-		eq((cap >> 8) & 0xf, 5, "PERF_CAPABILITIES: PEBS record format 5 (Sapphire Rapids)");
+		eq((cap >> 8) & 0xf, 5, "PERF_CAPABILITIES: PEBS record format 5 (SPR)");
 	else
 		eq((cap >> 8) & 0xf, 4, "PERF_CAPABILITIES: PEBS record format 4");
 	report(cap & BIT(14), "PERF_CAPABILITIES: PEBS_BASELINE (bit 14)");
