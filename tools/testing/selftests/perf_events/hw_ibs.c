@@ -165,28 +165,18 @@ static void ib_parse(const struct perf_event_header *h, __u64 type,
 static int ib_samples(void *base, __u64 type, struct ib_sample *out, int max,
 		      int *throttles)
 {
-	struct perf_event_mmap_page *pg = base;
-	long psz = sysconf(_SC_PAGESIZE);
-	char *data = (char *)base + psz;
-	__u64 size = (__u64)RING_PAGES * psz;
-	__u64 head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	struct perf_event_header *h;
+	bool bad = false;
 	__u64 off = 0;
 	int n = 0;
 
-	if (head > size)
-		return -1;
-	while (off + sizeof(struct perf_event_header) <= head && n < max) {
-		struct perf_event_header *h = (void *)(data + off);
-
-		if (h->size < sizeof(*h) || off + h->size > head)
-			return -1;
+	while (n < max && (h = perf_ring_next(base, RING_PAGES, &off, &bad))) {
 		if (h->type == PERF_RECORD_SAMPLE)
 			ib_parse(h, type, &out[n++]);
 		else if (h->type == PERF_RECORD_THROTTLE && throttles)
 			(*throttles)++;
-		off += h->size;
 	}
-	return n;
+	return bad ? -1 : n;
 }
 
 static int pmu_type(const char *pmu)

@@ -212,36 +212,26 @@ static int lbr_open_in(__u64 bst, int leader)
  */
 static int lbr_samples(void *base, struct lbr_sample *out, int max)
 {
-	struct perf_event_mmap_page *pg = base;
-	long psz = sysconf(_SC_PAGESIZE);
-	char *data = (char *)base + psz;
-	__u64 size = (__u64)RING_PAGES * psz;
-	__u64 head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	struct perf_event_header *h;
+	bool bad = false;
 	__u64 off = 0;
 	int n = 0;
 
-	if (head > size)
-		head = size;
-	while (off + sizeof(struct perf_event_header) <= head && n < max) {
-		struct perf_event_header *h = (void *)(data + off);
+	while (n < max && (h = perf_ring_next(base, RING_PAGES, &off, &bad))) {
 		__u64 *p = (__u64 *)(h + 1);
 
-		if (h->size < sizeof(*h) || off + h->size > head)
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		out[n].ip = p[0];
+		out[n].nr = p[1];
+		out[n].hw_idx = p[2];
+		if (out[n].nr > MAX_DEPTH ||
+		    h->size != sizeof(*h) + 24 + out[n].nr * sizeof(out[n].e[0]))
 			return -1;
-		if (h->type == PERF_RECORD_SAMPLE) {
-			out[n].ip = p[0];
-			out[n].nr = p[1];
-			out[n].hw_idx = p[2];
-			if (out[n].nr > MAX_DEPTH ||
-			    h->size != sizeof(*h) + 24 +
-				       out[n].nr * sizeof(out[n].e[0]))
-				return -1;
-			memcpy(out[n].e, p + 3, out[n].nr * sizeof(out[n].e[0]));
-			n++;
-		}
-		off += h->size;
+		memcpy(out[n].e, p + 3, out[n].nr * sizeof(out[n].e[0]));
+		n++;
 	}
-	return n;
+	return bad ? -1 : n;
 }
 
 /*

@@ -208,38 +208,28 @@ static int pi_open(__u64 config, int precise, __u64 period, bool regs,
 /* the samples in @base's ring (never consumed), -1 if one is malformed */
 static int pi_samples(void *base, bool regs, struct pi_sample *out, int max)
 {
-	struct perf_event_mmap_page *pg = base;
-	long psz = sysconf(_SC_PAGESIZE);
-	char *data = (char *)base + psz;
-	__u64 size = (__u64)RING_PAGES * psz;
-	__u64 head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 	int nregs = __builtin_popcountll(REGS_MASK);
+	struct perf_event_header *h;
+	bool bad = false;
 	__u64 off = 0;
 	int n = 0;
 
-	if (head > size)
-		return -1;
-	while (off + sizeof(struct perf_event_header) <= head && n < max) {
-		struct perf_event_header *h = (void *)(data + off);
+	while (n < max && (h = perf_ring_next(base, RING_PAGES, &off, &bad))) {
 		__u64 *p = (__u64 *)(h + 1);
 
-		if (h->size < sizeof(*h) || off + h->size > head)
-			return -1;
-		if (h->type == PERF_RECORD_SAMPLE) {
-			memset(&out[n], 0, sizeof(out[n]));
-			out[n].misc = h->misc;
-			out[n].ip = p[0];
-			if (regs) {
-				out[n].abi = p[1];
-				if (out[n].abi)
-					memcpy(out[n].regs, p + 2,
-					       nregs * sizeof(__u64));
-			}
-			n++;
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		memset(&out[n], 0, sizeof(out[n]));
+		out[n].misc = h->misc;
+		out[n].ip = p[0];
+		if (regs) {
+			out[n].abi = p[1];
+			if (out[n].abi)
+				memcpy(out[n].regs, p + 2, nregs * sizeof(__u64));
 		}
-		off += h->size;
+		n++;
 	}
-	return n;
+	return bad ? -1 : n;
 }
 
 /*
@@ -354,19 +344,10 @@ static int pi_run(struct __test_metadata *_metadata, struct pi_sample *smp,
 static struct perf_event_header *pi_next_sample(void *ring, __u64 *off,
 						__u64 **p)
 {
-	struct perf_event_mmap_page *pg = ring;
-	long psz = sysconf(_SC_PAGESIZE);
-	char *data = (char *)ring + psz;
-	__u64 head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 	struct perf_event_header *h;
+	bool bad = false;
 
-	if (head > (__u64)RING_PAGES * psz)
-		head = (__u64)RING_PAGES * psz;
-	while (*off + sizeof(*h) <= head) {
-		h = (void *)(data + *off);
-		if (h->size < sizeof(*h) || *off + h->size > head)
-			return NULL;
-		*off += h->size;
+	while ((h = perf_ring_next(ring, RING_PAGES, off, &bad))) {
 		if (h->type == PERF_RECORD_SAMPLE) {
 			*p = (__u64 *)(h + 1);
 			return h;
@@ -826,29 +807,21 @@ static long pmi_count(void)
 /* the IP and the next u64 (TID or TIME) of each sample in @base's ring */
 static int pl_samples(void *base, __u64 *ip, __u64 *x, int max)
 {
-	struct perf_event_mmap_page *pg = base;
-	long psz = sysconf(_SC_PAGESIZE);
-	char *data = (char *)base + psz;
-	__u64 head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	struct perf_event_header *h;
+	bool bad = false;
 	__u64 off = 0;
 	int n = 0;
 
-	if (head > (__u64)RING_PAGES * psz)
-		return -1;
-	while (off + sizeof(struct perf_event_header) <= head && n < max) {
-		struct perf_event_header *h = (void *)(data + off);
+	while (n < max && (h = perf_ring_next(base, RING_PAGES, &off, &bad))) {
 		__u64 *p = (__u64 *)(h + 1);
 
-		if (h->size < sizeof(*h) || off + h->size > head)
-			return -1;
-		if (h->type == PERF_RECORD_SAMPLE) {
-			ip[n] = p[0];
-			x[n] = p[1];
-			n++;
-		}
-		off += h->size;
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		ip[n] = p[0];
+		x[n] = p[1];
+		n++;
 	}
-	return n;
+	return bad ? -1 : n;
 }
 
 /* instructions:upp with @type beside the IP, disabled, -1 on error */

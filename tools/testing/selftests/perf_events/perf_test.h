@@ -233,6 +233,37 @@ static inline int perf_unmap_ring(void *base, int data_pages)
 	return munmap(base, (data_pages + 1) * sysconf(_SC_PAGESIZE));
 }
 
+/*
+ * Walk the records of a ring perf_map_ring(@fd, @data_pages) mapped, from
+ * data offset *@off, without consuming them: the tests that use it size
+ * the ring so that it never fills (records past a full ring are lost, not
+ * wrapped).  Returns the record at *@off and moves *@off past it; NULL at
+ * data_head, or with *@bad set when the record is malformed (shorter than
+ * its header, or running past data_head).
+ */
+static inline struct perf_event_header *
+perf_ring_next(void *base, int data_pages, __u64 *off, bool *bad)
+{
+	struct perf_event_mmap_page *pg = base;
+	long psz = sysconf(_SC_PAGESIZE);
+	__u64 head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	struct perf_event_header *h;
+
+	if (head > (__u64)data_pages * psz) {
+		*bad = true;
+		return NULL;
+	}
+	if (*off + sizeof(*h) > head)
+		return NULL;
+	h = (void *)((char *)base + psz + *off);
+	if (h->size < sizeof(*h) || *off + h->size > head) {
+		*bad = true;
+		return NULL;
+	}
+	*off += h->size;
+	return h;
+}
+
 /* The revents of @fd right now (asking for POLLIN), -1 if poll() fails. */
 static inline int poll_now(int fd)
 {
