@@ -744,8 +744,14 @@ static int ibs_sample(struct ibs_engine *e, struct perf_event *event,
 	return perf_event_overflow(event, &data, &regs);
 }
 
-/* an NMI for @e on this CPU: 1 when it was the engine's */
-static int ibs_engine_nmi(struct ibs_engine *e, struct pt_regs *iregs)
+/*
+ * An NMI for @e on this CPU: 1 when it was the engine's.  *@start is
+ * when the first engine with a record began handling it (0 before):
+ * the clock is read only for an NMI that has IBS work, as every other
+ * PMI of the CPU passes through here first.
+ */
+static int ibs_engine_nmi(struct ibs_engine *e, struct pt_regs *iregs,
+			  u64 *start)
 {
 	struct ibs_cpu *c = this_cpu_ptr(e->cpu);
 	struct perf_event *event = READ_ONCE(c->event);
@@ -758,6 +764,8 @@ static int ibs_engine_nmi(struct ibs_engine *e, struct pt_regs *iregs)
 	rdmsrl(e->ctl, r.regs[0]);
 	if (!(r.regs[0] & (e->is_op ? IBS_OP_VAL : IBS_FETCH_VAL)))
 		goto not_running;
+	if (!*start)
+		*start = sched_clock();
 
 	hwc = &event->hw;
 	ibs_account(event, c->round);
@@ -796,15 +804,16 @@ not_running:
 
 static int amd_ibs_nmi(unsigned int cmd, struct pt_regs *regs)
 {
-	u64 start = sched_clock();
+	u64 start = 0;
 	int handled;
 
-	handled = ibs_engine_nmi(&ibs_fetch, regs) +
-		  ibs_engine_nmi(&ibs_op, regs);
+	handled = ibs_engine_nmi(&ibs_fetch, regs, &start) +
+		  ibs_engine_nmi(&ibs_op, regs, &start);
 	if (!handled)
 		return NMI_DONE;
 	inc_irq_stat(apic_perf_irqs);
-	perf_sample_event_took(sched_clock() - start);
+	if (start)
+		perf_sample_event_took(sched_clock() - start);
 	return handled;
 }
 
