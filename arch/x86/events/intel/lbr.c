@@ -84,17 +84,23 @@ static DEFINE_PER_CPU(struct lbr_cpu, lbr_cpu);
 
 /*
  * Where a sample's stack is built, one per CPU: the PMI is the only
- * writer and does not nest. @rec holds the entries as read, @types each
- * one's LBR_INFO type for the filter; the stack ends the struct
- * (flexible array).
+ * writer and does not nest.  Three runs of @depth, in this order: the
+ * stack handed to the sample (after its header), the entries as read,
+ * and each one's LBR_INFO type for the filter.  Sized at the probe, as
+ * the depth is known only then and every CPU pays for it.
  */
-struct lbr_buf {
-	struct intel_lbr_rec		rec[LBR_MAX_DEPTH];
-	u8				types[LBR_MAX_DEPTH];
-	struct perf_branch_stack	stack;
-};
+static void __percpu *lbr_bufs;
 
-static struct lbr_buf __percpu *lbr_bufs;
+static size_t lbr_buf_stack_size(unsigned int depth)
+{
+	return struct_size_t(struct perf_branch_stack, entries, depth);
+}
+
+static size_t lbr_buf_size(unsigned int depth)
+{
+	return lbr_buf_stack_size(depth) +
+	       depth * (sizeof(struct intel_lbr_rec) + sizeof(u8));
+}
 
 /*
  * Where intel_lbr_snapshot() reads the entries: per CPU, two runs of
@@ -493,18 +499,21 @@ void intel_lbr_save_stack(struct perf_event *event,
  */
 void intel_lbr_sample(struct perf_event *event, struct perf_sample_data *data)
 {
-	struct lbr_buf *buf = this_cpu_ptr(lbr_bufs);
-	struct perf_branch_stack *bs = &buf->stack;
+	struct perf_branch_stack *bs;
+	struct intel_lbr_rec *rec;
 	unsigned int i, nr;
 	u64 hw_idx;
+	u8 *types;
 
 	if (!(event->hw.flags & X86_EVENT_FLAG_LBR))
 		return;
-	nr = lbr.ops->read(buf->rec, &hw_idx);
+	bs = this_cpu_ptr(lbr_bufs);
+	rec = (void *)bs + lbr_buf_stack_size(lbr.depth);
+	types = (u8 *)(rec + lbr.depth);
+	nr = lbr.ops->read(rec, &hw_idx);
 	for (i = 0; i < nr; i++)
-		buf->types[i] = intel_lbr_decode(&buf->rec[i],
-						 &bs->entries[i]);
-	intel_lbr_save_stack(event, data, bs, nr, buf->types, hw_idx);
+		types[i] = intel_lbr_decode(&rec[i], &bs->entries[i]);
+	intel_lbr_save_stack(event, data, bs, nr, types, hw_idx);
 }
 
 /**
@@ -570,9 +579,8 @@ void __init intel_lbr_probe(struct x86_core *core, u64 perf_caps)
 	if (WARN_ON_ONCE(caps.depth > LBR_MAX_DEPTH))
 		return;
 
-	lbr_bufs = __alloc_percpu(struct_size_t(struct lbr_buf, stack.entries,
-						caps.depth),
-				  __alignof__(struct lbr_buf));
+	lbr_bufs = __alloc_percpu(lbr_buf_size(caps.depth),
+				  __alignof__(struct perf_branch_stack));
 	if (!lbr_bufs)
 		return;
 	/* without it, bpf_get_branch_snapshot() finds nothing */
