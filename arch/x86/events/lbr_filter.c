@@ -66,40 +66,41 @@ static u32 lbr_level(u64 addr)
  */
 u32 x86_lbr_wanted(u64 bst)
 {
-	static const struct {
-		u64 bit;
-		u32 kinds;
-	} map[] = {
-		{ PERF_SAMPLE_BRANCH_USER,	X86_BR_USER },
-		{ PERF_SAMPLE_BRANCH_KERNEL,	X86_BR_KERNEL },
-		{ PERF_SAMPLE_BRANCH_ANY,	X86_BR_ANY },
-		{ PERF_SAMPLE_BRANCH_ANY_CALL,	X86_BR_CALL |
-						X86_BR_ZERO_CALL |
-						X86_BR_IND_CALL |
-						X86_BR_SYSCALL |
-						X86_BR_INT | X86_BR_IRQ },
-		{ PERF_SAMPLE_BRANCH_ANY_RETURN, X86_BR_RET |
-						X86_BR_IRET |
-						X86_BR_SYSRET },
-		{ PERF_SAMPLE_BRANCH_IND_CALL,	X86_BR_IND_CALL },
-		{ PERF_SAMPLE_BRANCH_COND,	X86_BR_COND },
-		{ PERF_SAMPLE_BRANCH_CALL_STACK, X86_BR_CALL |
-						X86_BR_IND_CALL |
-						X86_BR_RET },
-		{ PERF_SAMPLE_BRANCH_IND_JUMP,	X86_BR_IND_JMP },
-		{ PERF_SAMPLE_BRANCH_CALL,	X86_BR_CALL |
-						X86_BR_ZERO_CALL },
-		{ PERF_SAMPLE_BRANCH_ABORT_TX,	X86_BR_ABORT },
-		{ PERF_SAMPLE_BRANCH_IN_TX,	X86_BR_IN_TX },
-		{ PERF_SAMPLE_BRANCH_NO_TX,	X86_BR_NO_TX },
-		{ PERF_SAMPLE_BRANCH_TYPE_SAVE,	X86_BR_TYPE_SAVE },
+	/* by PERF_SAMPLE_BRANCH_*_SHIFT: called for every sample */
+	static const u32 kinds[] = {
+		[PERF_SAMPLE_BRANCH_USER_SHIFT]		= X86_BR_USER,
+		[PERF_SAMPLE_BRANCH_KERNEL_SHIFT]	= X86_BR_KERNEL,
+		[PERF_SAMPLE_BRANCH_ANY_SHIFT]		= X86_BR_ANY,
+		[PERF_SAMPLE_BRANCH_ANY_CALL_SHIFT]	= X86_BR_CALL |
+							  X86_BR_ZERO_CALL |
+							  X86_BR_IND_CALL |
+							  X86_BR_SYSCALL |
+							  X86_BR_INT |
+							  X86_BR_IRQ,
+		[PERF_SAMPLE_BRANCH_ANY_RETURN_SHIFT]	= X86_BR_RET |
+							  X86_BR_IRET |
+							  X86_BR_SYSRET,
+		[PERF_SAMPLE_BRANCH_IND_CALL_SHIFT]	= X86_BR_IND_CALL,
+		[PERF_SAMPLE_BRANCH_COND_SHIFT]		= X86_BR_COND,
+		[PERF_SAMPLE_BRANCH_CALL_STACK_SHIFT]	= X86_BR_CALL |
+							  X86_BR_IND_CALL |
+							  X86_BR_RET,
+		[PERF_SAMPLE_BRANCH_IND_JUMP_SHIFT]	= X86_BR_IND_JMP,
+		[PERF_SAMPLE_BRANCH_CALL_SHIFT]		= X86_BR_CALL |
+							  X86_BR_ZERO_CALL,
+		[PERF_SAMPLE_BRANCH_ABORT_TX_SHIFT]	= X86_BR_ABORT,
+		[PERF_SAMPLE_BRANCH_IN_TX_SHIFT]	= X86_BR_IN_TX,
+		[PERF_SAMPLE_BRANCH_NO_TX_SHIFT]	= X86_BR_NO_TX,
+		[PERF_SAMPLE_BRANCH_TYPE_SAVE_SHIFT]	= X86_BR_TYPE_SAVE,
 	};
 	u32 wanted = 0;
-	int i;
+	unsigned int shift;
 
-	for (i = 0; i < ARRAY_SIZE(map); i++) {
-		if (bst & map[i].bit)
-			wanted |= map[i].kinds;
+	/* only the bits that are set: an event sets two or three */
+	for (; bst; bst &= bst - 1) {
+		shift = __ffs64(bst);
+		if (shift < ARRAY_SIZE(kinds))
+			wanted |= kinds[shift];
 	}
 	return wanted;
 }
@@ -375,15 +376,18 @@ void x86_lbr_filter(struct perf_branch_stack *bs, const u8 *types,
 	for (i = 0; i < bs->nr; i++) {
 		struct perf_branch_entry *e = &bs->entries[i];
 
-		kind = lbr_classify(e->from, e->to,
-				    types ? types[i] : X86_LBR_TYPE_NONE,
-				    fused ? &skip : NULL);
+		/* a type the recorder names needs no call: most entries */
+		kind = types && !fused ? lbr_hw_kind(types[i]) : 0;
+		if (kind && e->from && e->to)
+			kind |= lbr_level(e->to);
+		else
+			kind = lbr_classify(e->from, e->to,
+					    types ? types[i] : X86_LBR_TYPE_NONE,
+					    fused ? &skip : NULL);
 		if (skip) {
 			e->from += skip;
-			if (every) {
-				bs->entries[kept++] = *e;
-				continue;
-			}
+			if (every)
+				goto keep;
 		}
 		if (!kind)
 			continue;
@@ -395,7 +399,11 @@ void x86_lbr_filter(struct perf_branch_stack *bs, const u8 *types,
 			continue;
 		e->type = wanted & X86_BR_TYPE_SAVE ? lbr_perf_type(kind) :
 							PERF_BR_UNKNOWN;
-		bs->entries[kept++] = *e;
+keep:
+		/* compact only once an entry was dropped */
+		if (kept != i)
+			bs->entries[kept] = *e;
+		kept++;
 	}
 	bs->nr = kept;
 }
