@@ -5,13 +5,23 @@
  *
  * Before Arch LBR each model had its own LBR (SDM vol. 3B, "Last Branch,
  * Interrupt, and Exception Recording" and the sections for each
- * microarchitecture; vol. 4 for the MSRs). We drive the one of Skylake
- * to Tiger Lake, IA32_PERF_CAPABILITIES.LBR_FMT 5: a ring of N entries,
- * MSR_LASTBRANCH_x_FROM_IP (680H + x), _TO_IP (6C0H + x) and MSR_LBR_INFO_x
- * (DC0H + x: MISPRED, IN_TX, TSX_ABORT, the cycle count), whose youngest
- * is the one MSR_LASTBRANCH_TOS names; a new branch advances the TOS and
- * overwrites the oldest. IA32_DEBUGCTL.LBR turns recording on. N is not
- * enumerated: it is the model's, from the SDM's tables.
+ * microarchitecture; vol. 4 for the MSRs). We drive those of Haswell to
+ * Tiger Lake: a ring of N entries, MSR_LASTBRANCH_x_FROM_IP (680H + x)
+ * and _TO_IP (6C0H + x), whose youngest is the one MSR_LASTBRANCH_TOS
+ * names; a new branch advances the TOS and overwrites the oldest.
+ * IA32_DEBUGCTL.LBR turns recording on. N is not enumerated: it is the
+ * model's, from the SDM's tables. IA32_PERF_CAPABILITIES.LBR_FMT says
+ * where an entry's flags are:
+ *
+ * - 5 (Skylake on): in MSR_LBR_INFO_x (DC0H + x: MISPRED, IN_TX,
+ *   TSX_ABORT, the cycle count);
+ * - 4 (Haswell, Broadwell): in FROM_IP's top bits, MISPRED 63, IN_TX 62
+ *   and TSX_ABORT 61, above an address sign-extended from bit 60. On a
+ *   part without TSX, bits 62:61 are sign extension too: they read as
+ *   such, and a write with them otherwise #GPs.
+ *
+ * struct intel_lbr_rec has the layout of format 5; format 4's flags sit
+ * at the same bits of its @info, so the rest of lbr.c sees no format.
  *
  * MSR_LBR_SELECT filters. Its bits 0-8 each suppress a kind of branch:
  * those ending in ring 0 (CPL_EQ_0) or in rings 1-3 (CPL_NEQ_0), JCC,
@@ -51,7 +61,14 @@
 
 /* IA32_PERF_CAPABILITIES[5:0]: the LBR format; 5 has MSR_LBR_INFO_x */
 #define LBR_MSR_FMT		GENMASK_ULL(5, 0)
+#define LBR_MSR_FMT_FLAGS2	4
 #define LBR_MSR_FMT_INFO	5
+
+/* format 4: FROM_IP's flags, at the bits LBR_INFO has them */
+#define LBR_FROM_FLAGS		(LBR_INFO_MISPRED | LBR_INFO_IN_TX | \
+				 LBR_INFO_ABORT)
+#define LBR_FROM_TSX		(LBR_INFO_IN_TX | LBR_INFO_ABORT)
+#define LBR_FROM_SIGN		BIT_ULL(60)
 
 /* MSR_LBR_SELECT: bits 0-8 suppress, bit 9 enables */
 #define LBR_SEL_CPL_EQ_0	BIT_ULL(0)
@@ -66,10 +83,19 @@
 #define LBR_SEL_EN_CALLSTACK	BIT_ULL(9)
 
 /*
- * The depth of the models whose LBR_FMT 5 LBR we drive (SDM vol. 3B, the
- * table of LBR stack sizes by model): 32 from Skylake on.
+ * The depth of the models whose LBR we drive (SDM vol. 3B, the table of
+ * LBR stack sizes by model): 16 on Haswell and Broadwell, 32 from Skylake
+ * on.
  */
 static const struct x86_cpu_id lbr_msr_models[] __initconst = {
+	X86_MATCH_VFM(INTEL_HASWELL, 16),
+	X86_MATCH_VFM(INTEL_HASWELL_L, 16),
+	X86_MATCH_VFM(INTEL_HASWELL_G, 16),
+	X86_MATCH_VFM(INTEL_HASWELL_X, 16),
+	X86_MATCH_VFM(INTEL_BROADWELL, 16),
+	X86_MATCH_VFM(INTEL_BROADWELL_G, 16),
+	X86_MATCH_VFM(INTEL_BROADWELL_X, 16),
+	X86_MATCH_VFM(INTEL_BROADWELL_D, 16),
 	X86_MATCH_VFM(INTEL_SKYLAKE, 32),
 	X86_MATCH_VFM(INTEL_SKYLAKE_L, 32),
 	X86_MATCH_VFM(INTEL_SKYLAKE_X, 32),
@@ -88,6 +114,44 @@ static const struct x86_cpu_id lbr_msr_models[] __initconst = {
 };
 
 static unsigned int msr_depth __ro_after_init;
+/* format 5: the flags are in MSR_LBR_INFO_x; else in FROM_IP (format 4) */
+static bool msr_has_info __ro_after_init;
+/* format 4 on a part with TSX: FROM_IP's bits 62:61 are flags */
+static bool msr_from_tsx __ro_after_init;
+
+/**
+ * intel_lbr_from_split - a format 4 FROM_IP as an address and flags
+ * @raw: the MSR's value
+ * @tsx: the part has TSX, so bits 62:61 are flags
+ * @rec: its @from and @info filled in
+ *
+ * Context: any.
+ */
+void intel_lbr_from_split(u64 raw, bool tsx, struct intel_lbr_rec *rec)
+{
+	rec->from = (u64)((s64)(raw << 3) >> 3);
+	rec->info = raw & (tsx ? LBR_FROM_FLAGS : LBR_INFO_MISPRED);
+}
+
+/**
+ * intel_lbr_from_join - the format 4 FROM_IP of an entry, to write back
+ * @rec: the entry, as intel_lbr_from_split() made it
+ * @tsx: as for intel_lbr_from_split()
+ *
+ * Without TSX, bits 62:61 must repeat bit 60: any other value #GPs.
+ *
+ * Context: any.
+ * Return: the MSR's value.
+ */
+u64 intel_lbr_from_join(const struct intel_lbr_rec *rec, bool tsx)
+{
+	u64 raw = (rec->from & ~LBR_FROM_FLAGS) |
+		  (rec->info & LBR_INFO_MISPRED);
+
+	if (tsx)
+		return raw | (rec->info & LBR_FROM_TSX);
+	return raw | (rec->from & LBR_FROM_SIGN ? LBR_FROM_TSX : 0);
+}
 
 /**
  * intel_lbr_select - MSR_LBR_SELECT for what an event wants recorded
@@ -157,7 +221,8 @@ static void msr_clear(void)
 	for (i = 0; i < msr_depth; i++) {
 		wrmsrl(MSR_LBR_NHM_FROM + i, 0);
 		wrmsrl(MSR_LBR_NHM_TO + i, 0);
-		wrmsrl(MSR_LBR_INFO_0 + i, 0);
+		if (msr_has_info)
+			wrmsrl(MSR_LBR_INFO_0 + i, 0);
 	}
 }
 
@@ -179,9 +244,13 @@ static unsigned int msr_read(struct intel_lbr_rec *rec, u64 *hw_idx)
 		rdmsrl(MSR_LBR_NHM_FROM + slot, from);
 		if (!from)
 			break;
-		rec[i].from = from;
 		rdmsrl(MSR_LBR_NHM_TO + slot, rec[i].to);
-		rdmsrl(MSR_LBR_INFO_0 + slot, rec[i].info);
+		if (msr_has_info) {
+			rec[i].from = from;
+			rdmsrl(MSR_LBR_INFO_0 + slot, rec[i].info);
+		} else {
+			intel_lbr_from_split(from, msr_from_tsx, &rec[i]);
+		}
 	}
 	*hw_idx = tos;
 	return i;
@@ -201,9 +270,15 @@ static void msr_write(const struct intel_lbr_rec *rec, unsigned int nr,
 	for (i = 0; i < msr_depth; i++) {
 		r = i < nr ? &rec[i] : &empty;
 		slot = msr_slot(hw_idx, i);
-		wrmsrl(MSR_LBR_NHM_FROM + slot, r->from);
 		wrmsrl(MSR_LBR_NHM_TO + slot, r->to);
-		wrmsrl(MSR_LBR_INFO_0 + slot, r->info);
+		if (msr_has_info) {
+			wrmsrl(MSR_LBR_NHM_FROM + slot, r->from);
+			wrmsrl(MSR_LBR_INFO_0 + slot, r->info);
+		} else {
+			wrmsrl(MSR_LBR_NHM_FROM + slot,
+			       r == &empty ? 0 :
+			       intel_lbr_from_join(r, msr_from_tsx));
+		}
 	}
 	wrmsrl(MSR_LBR_TOS, hw_idx);
 }
@@ -222,44 +297,49 @@ static const struct intel_lbr_ops msr_ops = {
  * @caps: filled in when there is one
  * @perf_caps: IA32_PERF_CAPABILITIES
  *
- * Needs LBR_FMT 5 and a model whose depth we know; the registers must
- * answer (a hypervisor may offer the format without them).
+ * Needs LBR_FMT 4 or 5 and a model whose depth we know; the registers
+ * must answer (a hypervisor may offer the format without them).
  *
  * Context: boot CPU, at early_initcall.
  * Return: whether the CPU has it.
  */
 bool __init intel_lbr_msr_probe(struct intel_lbr_caps *caps, u64 perf_caps)
 {
+	unsigned int fmt = FIELD_GET(LBR_MSR_FMT, perf_caps);
+	bool info = fmt == LBR_MSR_FMT_INFO;
 	const struct x86_cpu_id *m;
 	unsigned int depth;
 	u64 val;
 
-	if (FIELD_GET(LBR_MSR_FMT, perf_caps) != LBR_MSR_FMT_INFO)
+	if (fmt != LBR_MSR_FMT_INFO && fmt != LBR_MSR_FMT_FLAGS2)
 		return false;
 	m = x86_match_cpu(lbr_msr_models);
 	if (!m)
 		return false;
 	depth = m->driver_data;
 	if (rdmsrl_safe(MSR_LBR_TOS, &val) ||
-	    rdmsrl_safe(MSR_LBR_INFO_0 + depth - 1, &val) ||
+	    rdmsrl_safe(MSR_LBR_NHM_FROM + depth - 1, &val) ||
+	    (info && rdmsrl_safe(MSR_LBR_INFO_0 + depth - 1, &val)) ||
 	    wrmsrl_safe(MSR_LBR_SELECT, 0))
 		return false;
 
 	msr_depth = depth;
+	msr_has_info = info;
+	msr_from_tsx = boot_cpu_has(X86_FEATURE_RTM) ||
+		       boot_cpu_has(X86_FEATURE_HLE);
 	*caps = (struct intel_lbr_caps) {
 		.ops		= &msr_ops,
 		.depth		= depth,
 		.from		= MSR_LBR_NHM_FROM,
 		.to		= MSR_LBR_NHM_TO,
-		.info		= MSR_LBR_INFO_0,
+		.info		= info ? MSR_LBR_INFO_0 : 0,
 		.filter_msr	= MSR_LBR_SELECT,
 		.cpl		= true,
 		.filter		= true,
 		.call_stack	= true,
 		.mispred	= true,
-		.timed		= true,
+		.timed		= info,
 	};
-	pr_info("model-specific LBR (format %u), %u entries\n",
-		LBR_MSR_FMT_INFO, depth);
+	pr_info("model-specific LBR (format %u), %u entries\n", fmt, depth);
 	return true;
 }

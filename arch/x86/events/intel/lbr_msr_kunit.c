@@ -2,9 +2,10 @@
 /*
  * KUnit tests of the model-specific LBR's filter: what MSR_LBR_SELECT a
  * branch selection programs (intel_lbr_ctl() then intel_lbr_select()),
- * bit by bit against the SDM's table, the selections refused, and the
+ * bit by bit against the SDM's table, the selections refused, the
  * stacks of an LBR that records no branch type, which keep their entries
- * untyped unless the event asks for types.
+ * untyped unless the event asks for types, and format 4's flags in
+ * FROM_IP.
  */
 #include <kunit/test.h>
 #include <linux/perf_event.h>
@@ -152,11 +153,48 @@ static void lbr_select_untyped_stacks(struct kunit *test)
 			PERF_BR_COND);
 }
 
+/*
+ * LBR_FMT 4 (Haswell, Broadwell): FROM_IP holds MISPRED (63), IN_TX (62)
+ * and TSX_ABORT (61) above an address sign-extended from bit 60; without
+ * TSX, 62:61 are sign extension as well, on read and on write.
+ */
+static void lbr_from_flags(struct kunit *test)
+{
+	static const struct {
+		u64 raw;
+		bool tsx;
+		u64 from, info;
+	} cases[] = {
+		/* a user address, mispredicted, in a transaction */
+		{ 0xc000000000401000ULL, true, 0x401000, BIT_ULL(63) | BIT_ULL(62) },
+		/* a kernel address on a part without TSX: 62:61 are sign */
+		{ 0x7fffffff81000000ULL, false, 0xffffffff81000000ULL, 0 },
+		{ 0xffffffff81000000ULL, false, 0xffffffff81000000ULL,
+		  BIT_ULL(63) },
+		/* with TSX, an aborted kernel-address entry */
+		{ 0x3fffffff81000000ULL, true, 0xffffffff81000000ULL,
+		  BIT_ULL(61) },
+		{ 0x0000000000401000ULL, false, 0x401000, 0 },
+	};
+	struct intel_lbr_rec rec;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		intel_lbr_from_split(cases[i].raw, cases[i].tsx, &rec);
+		KUNIT_EXPECT_EQ_MSG(test, rec.from, cases[i].from, "case %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, rec.info, cases[i].info, "case %d", i);
+		/* what goes back is what was read */
+		KUNIT_EXPECT_EQ_MSG(test, intel_lbr_from_join(&rec, cases[i].tsx),
+				    cases[i].raw, "case %d", i);
+	}
+}
+
 static struct kunit_case lbr_select_cases[] = {
 	KUNIT_CASE(lbr_select_kinds),
 	KUNIT_CASE(lbr_select_levels),
 	KUNIT_CASE(lbr_select_call_stack),
 	KUNIT_CASE(lbr_select_untyped_stacks),
+	KUNIT_CASE(lbr_from_flags),
 	{}
 };
 
