@@ -155,8 +155,10 @@ void intel_lbr_save_stack(struct perf_event *event,
 /* lbr_arch.c: Architectural LBR */
 bool intel_lbr_arch_probe(struct intel_lbr_caps *caps);
 
-/* lbr_msr.c: the model-specific LBR (LBR_FMT 5) */
+/* lbr_msr.c: the model-specific LBR (LBR_FMT 4 and 5) */
 u64 intel_lbr_select(u64 ctl);
+void intel_lbr_from_split(u64 raw, bool tsx, struct intel_lbr_rec *rec);
+u64 intel_lbr_from_join(const struct intel_lbr_rec *rec, bool tsx);
 bool intel_lbr_msr_probe(struct intel_lbr_caps *caps, u64 perf_caps);
 
 /* ds.c */
@@ -201,7 +203,8 @@ struct intel_pebs_rec {
 #define PEBS_DATACFG_LBR_NR	GENMASK_ULL(31, 24)
 
 /* pebs_rec.c */
-bool intel_pebs_rec_fmt3(const void *raw, u64 left, struct intel_pebs_rec *r);
+bool intel_pebs_rec_fixed(unsigned int fmt, const void *raw, u64 left,
+			  struct intel_pebs_rec *r);
 bool intel_pebs_rec_fmt4(const void *raw, u64 left, struct intel_pebs_rec *r);
 unsigned int intel_pebs_rec_size(unsigned int fmt, u64 cfg);
 u64 intel_pebs_rec_peek(unsigned int fmt, const void *raw, u64 left,

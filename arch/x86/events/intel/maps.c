@@ -76,6 +76,41 @@ static const struct x86_constraint skl_constraints[] = {
 	{ }
 };
 
+/*
+ * Haswell and Broadwell, client and server (the event lists haswell,
+ * haswellx, broadwell, broadwellx and broadwellde, which agree on these
+ * codes). As for Skylake, no last-level or node entries.
+ */
+static const x86_cache_map_t hsw_cache_map = {
+	[C(L1D)][C(OP_READ)][C(RESULT_ACCESS)] = 0x81d0,	/* MEM_UOPS_RETIRED.ALL_LOADS */
+	[C(L1D)][C(OP_READ)][C(RESULT_MISS)] = 0x0151,	/* L1D.REPLACEMENT */
+	[C(L1D)][C(OP_WRITE)][C(RESULT_ACCESS)] = 0x82d0,	/* MEM_UOPS_RETIRED.ALL_STORES */
+	[C(L1I)][C(OP_READ)][C(RESULT_MISS)] = 0x0280,	/* ICACHE.MISSES */
+	[C(DTLB)][C(OP_READ)][C(RESULT_ACCESS)] = 0x81d0,	/* MEM_UOPS_RETIRED.ALL_LOADS */
+	[C(DTLB)][C(OP_READ)][C(RESULT_MISS)] = 0x0e08,	/* DTLB_LOAD_MISSES.WALK_COMPLETED */
+	[C(DTLB)][C(OP_WRITE)][C(RESULT_ACCESS)] = 0x82d0,	/* MEM_UOPS_RETIRED.ALL_STORES */
+	[C(DTLB)][C(OP_WRITE)][C(RESULT_MISS)] = 0x0e49,	/* DTLB_STORE_MISSES.WALK_COMPL. */
+	[C(ITLB)][C(OP_READ)][C(RESULT_ACCESS)] = 0x6085,	/* ITLB_MISSES.STLB_HIT */
+	[C(ITLB)][C(OP_READ)][C(RESULT_MISS)] = 0x0e85,	/* ITLB_MISSES.WALK_COMPLETED */
+	[C(BPU)][C(OP_READ)][C(RESULT_ACCESS)] = 0x00c4,	/* BR_INST_RETIRED.ALL_BRANCHES */
+	[C(BPU)][C(OP_READ)][C(RESULT_MISS)] = 0x00c5,	/* BR_MISP_RETIRED.ALL_BRANCHES */
+};
+
+/*
+ * Haswell and Broadwell, by the lists' "Counter" fields: PREC_DIST only
+ * on counter 1, the load-latency event only on counter 3, and the L1D
+ * miss-pending events (L1D_PEND_MISS.PENDING at any counter mask, the
+ * CYCLE_ACTIVITY umasks 08H and 0CH that count them) only on counter 2.
+ */
+static const struct x86_constraint hsw_constraints[] = {
+	INTEL_CONSTRAIN_EXACT(0x01c0, 0x2),	/* INST_RETIRED.PREC_DIST */
+	X86_CONSTRAIN_EVENT_UMASK(0x01cd, 0x8),	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
+	X86_CONSTRAIN_EVENT_UMASK(0x0148, 0x4),	/* L1D_PEND_MISS.PENDING* */
+	X86_CONSTRAIN_EVENT_UMASK(0x08a3, 0x4),	/* CYCLE_ACTIVITY.CYCLES_L1D_* */
+	X86_CONSTRAIN_EVENT_UMASK(0x0ca3, 0x4),	/* CYCLE_ACTIVITY.STALLS_L1D_* */
+	{ }
+};
+
 /* Goldmont, Goldmont Plus and Tremont Atom (E-)cores */
 static const x86_cache_map_t glm_cache_map = {
 	[C(L1D)][C(OP_READ)][C(RESULT_ACCESS)] = 0x81d0,	/* MEM_UOPS_RETIRED.ALL_LOADS */
@@ -92,6 +127,14 @@ static const x86_cache_map_t glm_cache_map = {
 
 /* the models written by hand; ends at vfm 0 */
 static const struct intel_model intel_sdm_models[] = {
+	{ INTEL_HASWELL, 0, "haswell", &hsw_cache_map, hsw_constraints },
+	{ INTEL_HASWELL_X, 0, "haswell", &hsw_cache_map, hsw_constraints },
+	{ INTEL_HASWELL_L, 0, "haswell", &hsw_cache_map, hsw_constraints },
+	{ INTEL_HASWELL_G, 0, "haswell", &hsw_cache_map, hsw_constraints },
+	{ INTEL_BROADWELL, 0, "broadwell", &hsw_cache_map, hsw_constraints },
+	{ INTEL_BROADWELL_D, 0, "broadwell", &hsw_cache_map, hsw_constraints },
+	{ INTEL_BROADWELL_G, 0, "broadwell", &hsw_cache_map, hsw_constraints },
+	{ INTEL_BROADWELL_X, 0, "broadwell", &hsw_cache_map, hsw_constraints },
 	{ INTEL_SKYLAKE, 0, "skylake", &skl_cache_map, skl_constraints },
 	{ INTEL_SKYLAKE_L, 0, "skylake", &skl_cache_map, skl_constraints },
 	{ INTEL_SKYLAKE_X, 0, "skylake", &skl_cache_map, skl_constraints },

@@ -11,9 +11,10 @@
  * record names the instruction that made the counter wrap (the eventing
  * IP), which is what precise_ip asks for.
  *
- * We drive two record formats (pebs_rec.c decodes them). Format 3
+ * We drive three record formats (pebs_rec.c decodes them). Format 3
  * (Skylake): PEBS on the general-purpose counters, every record alike,
- * with the general registers, the memory info and the TSC. Format 4
+ * with the general registers, the memory info and the TSC; format 2
+ * (Haswell, Broadwell) is the same without the TSC. Format 4
  * with PEBS_BASELINE (Ice Lake and later): every counter can sample
  * precisely and a record is built of groups, chosen for the whole CPU
  * by MSR_PEBS_DATA_CFG and written for a counter only when its
@@ -52,9 +53,10 @@
  *
  * A sample's time is the record's TSC, converted as sched_clock() would
  * convert it, when that is the clock perf uses: events on their own
- * clockid, and systems whose sched_clock() is not the stable TSC, take
- * the time when the record is read, and are never large (their samples
- * would all get the time of the flush).
+ * clockid, systems whose sched_clock() is not the stable TSC, and format
+ * 2, whose records have no TSC, take the time when the record is read,
+ * and are never large (their samples would all get the time of the
+ * flush).
  *
  * Buffers. The CPU writes records at linear addresses while whatever page
  * tables are loaded, user ones under PTI included, so the DS area and the
@@ -125,6 +127,22 @@
 #define PDIST_GP0	BIT(1)
 #define PDIST_BOTH	(PDIST_FIXED0 | PDIST_GP0)
 
+/*
+ * Format 2 parts with INST_RETIRED.PREC_DIST on counter 1, which upstream
+ * reports as precise_ip 3 (Silvermont and Airmont, also format 2, lack it)
+ */
+static const struct x86_cpu_id pebs_fmt2_pdist_models[] __initconst = {
+	X86_MATCH_VFM(INTEL_HASWELL, 0),
+	X86_MATCH_VFM(INTEL_HASWELL_X, 0),
+	X86_MATCH_VFM(INTEL_HASWELL_L, 0),
+	X86_MATCH_VFM(INTEL_HASWELL_G, 0),
+	X86_MATCH_VFM(INTEL_BROADWELL, 0),
+	X86_MATCH_VFM(INTEL_BROADWELL_D, 0),
+	X86_MATCH_VFM(INTEL_BROADWELL_G, 0),
+	X86_MATCH_VFM(INTEL_BROADWELL_X, 0),
+	{}
+};
+
 static const struct x86_cpu_id pebs_pdist_models[] __initconst = {
 	X86_MATCH_VFM(INTEL_ICELAKE, PDIST_FIXED0),
 	X86_MATCH_VFM(INTEL_ICELAKE_L, PDIST_FIXED0),
@@ -183,7 +201,7 @@ static const struct x86_cpu_id pebs_pdist_models[] __initconst = {
 /* what the probe found; max_precise 0 while PEBS is off */
 static struct {
 	unsigned int	max_precise;
-	unsigned int	fmt;		/* the records' layout, 3 or 4 */
+	unsigned int	fmt;		/* the records' layout, 2 to 4 */
 	unsigned int	reset_fixed;	/* fixed counter 0's DS reset slot */
 	u64		cntrs;		/* counters with a PEBS_ENABLE bit */
 	unsigned int	lbrs;		/* entries of the LBR group, 0: none */
@@ -192,9 +210,9 @@ static struct {
 /* one record of the format the CPU writes; a direct call, once a record */
 static bool pebs_decode(const void *raw, u64 left, struct intel_pebs_rec *r)
 {
-	if (pebs.fmt == 3)
-		return intel_pebs_rec_fmt3(raw, left, r);
-	return intel_pebs_rec_fmt4(raw, left, r);
+	if (pebs.fmt == 4)
+		return intel_pebs_rec_fmt4(raw, left, r);
+	return intel_pebs_rec_fixed(pebs.fmt, raw, left, r);
 }
 
 /*
@@ -289,7 +307,7 @@ static u64 pebs_groups_for(struct perf_event *event)
 	u64 type = event->attr.sample_type;
 	u64 groups = 0;
 
-	/* format 3 records have everything, always */
+	/* format 2 and 3 records have everything, always */
 	if (pebs.fmt != 4)
 		return 0;
 	if (type & PEBS_MEM_SAMPLE)
@@ -308,11 +326,11 @@ static u64 pebs_groups_for(struct perf_event *event)
 	return groups;
 }
 
-/* whether sample times can come from the records' TSC */
+/* whether sample times can come from the records' TSC (format 3 on) */
 static bool pebs_tsc_time(struct perf_event *event)
 {
-	return !event->attr.use_clockid && using_native_sched_clock() &&
-	       sched_clock_stable();
+	return pebs.fmt >= 3 && !event->attr.use_clockid &&
+	       using_native_sched_clock() && sched_clock_stable();
 }
 
 /*
@@ -681,6 +699,20 @@ static bool pebs_sample(struct perf_event *event,
 }
 
 /*
+ * The PEBS counters a record applies to.  Before format 3 the field can
+ * read 0 when the assist raced with the clearing of GLOBAL_STATUS (SDM,
+ * the Haswell PEBS record's IA32_PERF_GLOBAL_STATUS field); with one PEBS
+ * counter armed the record can only be that counter's.
+ */
+static u64 pebs_rec_cntrs(const struct pebs_cpu *pc, u64 cntrs)
+{
+	cntrs &= pebs.cntrs;
+	if (!cntrs && pebs.fmt < 3 && is_power_of_2(pc->enable))
+		cntrs = pc->enable;
+	return cntrs;
+}
+
+/*
  * Every record in the buffer, and in it every counter it applies to whose
  * event is still precise and running here, gives that event one sample,
  * with @iregs for what the record does not hold. The buffer is empty
@@ -707,7 +739,8 @@ static int pebs_drain_records(struct x86_core *core, struct x86_cpu_pmu *cpuc,
 	/* first where each counter's last record is */
 	for (off = 0; off < len; off += size) {
 		cntrs = intel_pebs_rec_peek(pebs.fmt, pc->buf + off, len - off,
-					    &size) & pebs.cntrs;
+					    &size);
+		cntrs = pebs_rec_cntrs(pc, cntrs);
 		if (!size)
 			break;
 		for_each_set_bit(idx, (unsigned long *)&cntrs, X86_NR_IDX)
@@ -718,7 +751,7 @@ static int pebs_drain_records(struct x86_core *core, struct x86_cpu_pmu *cpuc,
 		u64 mine;
 
 		pebs_decode(pc->buf + off, len - off, &r);
-		mine = r.cntrs & pebs.cntrs;
+		mine = pebs_rec_cntrs(pc, r.cntrs);
 		for_each_set_bit(idx, (unsigned long *)&mine, X86_NR_IDX) {
 			event = cpuc->events[idx];
 			if (!event || !(event->hw.flags & X86_EVENT_FLAG_PEBS) ||
@@ -817,7 +850,8 @@ void intel_pebs_flush(struct x86_core *core, struct x86_cpu_pmu *cpuc)
  *
  * Needs the DS area (DS, with DTES64 for its 64-bit layout), PEBS not
  * marked unavailable (IA32_MISC_ENABLE, X86_FEATURE_PEBS), record
- * format 3, or 4 to 6 with PEBS_BASELINE, and a buffer for every CPU up.
+ * format 2 or 3, or 4 to 6 with PEBS_BASELINE, and a buffer for every CPU
+ * up.
  * Formats 5 (Sapphire Rapids on) and 6 write format 4's records, and
  * keep reset values for 32 GP counters in the DS area, so the fixed
  * counters' slots move; what else they add, PEBS through EPT for guests
@@ -845,9 +879,9 @@ void __init intel_pebs_probe(struct x86_core *core, u64 caps)
 		pebs.fmt = 4;
 		pebs.reset_fixed = fmt >= 5 ? MAX_PEBS_EVENTS :
 					      MAX_PEBS_EVENTS_FMT4;
-	} else if (fmt == 3) {
+	} else if (fmt == 2 || fmt == 3) {
 		want = core->gp & PEBS_GP_CNTRS;
-		pebs.fmt = 3;
+		pebs.fmt = fmt;
 	} else {
 		pr_info("PEBS record format %u%s: not driven, no precise_ip\n",
 			fmt, baseline ? "" : " without baseline");
@@ -875,13 +909,15 @@ void __init intel_pebs_probe(struct x86_core *core, u64 caps)
 		pebs.lbrs = min(core->branches, PEBS_MAX_LBRS);
 	/*
 	 * Constant skid (1), the eventing IP (2) and precise distribution
-	 * (3), as upstream counts them. Format 3 has the last only on
-	 * counter 1, for one event, which maps.c's constraints place.
+	 * (3), as upstream counts them. Format 3, and format 2 on Haswell
+	 * and Broadwell, have the last only on counter 1, for one event,
+	 * which maps.c's constraints place.
 	 */
 	pebs.max_precise = 2;
-	if (pebs.fmt == 3) {
+	if (pebs.fmt == 3 ||
+	    (pebs.fmt == 2 && x86_match_cpu(pebs_fmt2_pdist_models))) {
 		pebs.max_precise = 3;
-	} else {
+	} else if (pebs.fmt == 4) {
 		const struct x86_cpu_id *m = x86_match_cpu(pebs_pdist_models);
 
 		if (m && (m->driver_data & PDIST_FIXED0))

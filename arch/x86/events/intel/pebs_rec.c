@@ -3,14 +3,16 @@
  * x86 perf_events, Intel: PEBS records, decoded (SDM vol. 3B, "Processor
  * Event Based Sampling", the record format of each generation).
  *
- * The records we drive come in two formats, which IA32_PERF_CAPABILITIES
- * names (bits 11:8):
+ * The records we drive come in three formats, which
+ * IA32_PERF_CAPABILITIES names (bits 11:8):
  *
  * - 3 (Skylake): every record alike, 0C8H bytes: RFLAGS and RIP after the
  *   eventing instruction, the general registers, the counters the record
  *   is for (IA32_PERF_GLOBAL_STATUS bits), the data linear address, data
  *   source and load latency (memory events), the eventing IP, the TSX
  *   abort information and the TSC.
+ * - 2 (Haswell, Broadwell; Silvermont): format 3 without the TSC,
+ *   0C0H bytes.
  * - 4 with PEBS_BASELINE (Ice Lake on): groups, each present when
  *   MSR_PEBS_DATA_CFG asked for it and the record's first word says so
  *   with its size: basic (eventing IP, applicable counters, TSC), memory
@@ -34,7 +36,10 @@
 #define PEBS_REC_GROUPS		GENMASK_ULL(47, 0)
 #define PEBS_REC_SIZE		GENMASK_ULL(63, 48)
 
-/* a format 3 record, as the SDM's table for Skylake lays it out */
+/*
+ * A format 3 record, as the SDM's table for Skylake lays it out; format 2
+ * ends before @tsc.
+ */
 struct pebs_fmt3 {
 	u64	flags, ip;
 	u64	ax, bx, cx, dx, si, di, bp, sp;
@@ -48,26 +53,37 @@ struct pebs_fmt3 {
 	u64	tsc;
 };
 
+/* the size of a record of format 2 or 3, which every record has */
+static u32 pebs_fixed_size(unsigned int fmt)
+{
+	BUILD_BUG_ON(sizeof(struct pebs_fmt3) != 0xc8);
+	BUILD_BUG_ON(offsetof(struct pebs_fmt3, tsc) != 0xc0);
+	return fmt == 2 ? offsetof(struct pebs_fmt3, tsc) :
+			  sizeof(struct pebs_fmt3);
+}
+
 /**
- * intel_pebs_rec_fmt3 - decode a format 3 record
+ * intel_pebs_rec_fixed - decode a format 2 or 3 record
+ * @fmt: 2 or 3
  * @raw: the record
  * @left: bytes from @raw to the end of what the CPU wrote
- * @r: filled in
+ * @r: filled in; @r->tsc 0 for format 2, which has none
  *
  * Return: false when no whole record is left.
  */
-bool intel_pebs_rec_fmt3(const void *raw, u64 left, struct intel_pebs_rec *r)
+bool intel_pebs_rec_fixed(unsigned int fmt, const void *raw, u64 left,
+			  struct intel_pebs_rec *r)
 {
 	const struct pebs_fmt3 *p = raw;
+	u32 size = pebs_fixed_size(fmt);
 
-	BUILD_BUG_ON(sizeof(*p) != 0xc8);
-	if (left < sizeof(*p))
+	if (left < size)
 		return false;
 	*r = (struct intel_pebs_rec) {
-		.size		= sizeof(*p),
+		.size		= size,
 		.cntrs		= p->applicable_counters,
 		.ip		= p->eventing_ip,
-		.tsc		= p->tsc,
+		.tsc		= fmt == 3 ? p->tsc : 0,
 		.has_gprs	= true,
 		.flags		= p->flags,
 		.next_ip	= p->ip,
@@ -149,7 +165,7 @@ bool intel_pebs_rec_fmt4(const void *raw, u64 left, struct intel_pebs_rec *r)
 
 /**
  * intel_pebs_rec_peek - a record's size and counters, nothing else
- * @fmt: the record format, 3 or 4
+ * @fmt: the record format, 2 to 4
  * @raw: the record
  * @left: bytes from @raw to the end of what the CPU wrote
  * @size: filled with the record's size
@@ -158,7 +174,8 @@ bool intel_pebs_rec_fmt4(const void *raw, u64 left, struct intel_pebs_rec *r)
  * reads the two words that say so rather than decoding every field.
  *
  * Return: the counters the record applies to; 0, and @size 0, when no
- * whole record is left (as intel_pebs_rec_fmt3()/_fmt4() would refuse it).
+ * whole record is left (as intel_pebs_rec_fixed()/_fmt4() would refuse
+ * it).
  */
 u64 intel_pebs_rec_peek(unsigned int fmt, const void *raw, u64 left,
 			u32 *size)
@@ -167,10 +184,10 @@ u64 intel_pebs_rec_peek(unsigned int fmt, const void *raw, u64 left,
 	u64 word, need;
 
 	*size = 0;
-	if (fmt == 3) {
-		if (left < sizeof(struct pebs_fmt3))
+	if (fmt < 4) {
+		if (left < pebs_fixed_size(fmt))
 			return 0;
-		*size = sizeof(struct pebs_fmt3);
+		*size = pebs_fixed_size(fmt);
 		return ((const struct pebs_fmt3 *)raw)->applicable_counters;
 	}
 	if (left < sizeof(*basic))
@@ -186,7 +203,7 @@ u64 intel_pebs_rec_peek(unsigned int fmt, const void *raw, u64 left,
 
 /**
  * intel_pebs_rec_size - the size of the records the CPU writes
- * @fmt: the record format, 3 or 4
+ * @fmt: the record format, 2 to 4
  * @cfg: for format 4, the groups (MSR_PEBS_DATA_CFG)
  *
  * Return: bytes.
@@ -195,8 +212,8 @@ unsigned int intel_pebs_rec_size(unsigned int fmt, u64 cfg)
 {
 	unsigned int size = sizeof(struct pebs_basic);
 
-	if (fmt == 3)
-		return sizeof(struct pebs_fmt3);
+	if (fmt < 4)
+		return pebs_fixed_size(fmt);
 	if (cfg & PEBS_DATACFG_MEMINFO)
 		size += sizeof(struct pebs_meminfo);
 	if (cfg & PEBS_DATACFG_GP)

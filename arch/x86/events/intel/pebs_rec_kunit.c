@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests of PEBS record decoding (pebs_rec.c): a format 3 record
- * laid out word by word as the SDM's Skylake table gives it, and format 4
+ * laid out word by word as the SDM's Skylake table gives it, format 2
+ * (the same without the TSC), and format 4
  * records of several groups; what each field becomes, and records cut
  * short or whose groups overrun their size refused.
  */
@@ -31,7 +32,7 @@ static void pebs_rec_fmt3_fields(struct kunit *test)
 		raw[i] = 0x1000 + i;
 	raw[F3_STATUS] = BIT_ULL(2);
 	KUNIT_ASSERT_EQ(test, F3_WORDS * 8, 0xc8);
-	KUNIT_ASSERT_TRUE(test, intel_pebs_rec_fmt3(raw, sizeof(raw), &r));
+	KUNIT_ASSERT_TRUE(test, intel_pebs_rec_fixed(3, raw, sizeof(raw), &r));
 	KUNIT_EXPECT_EQ(test, r.size, 0xc8);
 	KUNIT_EXPECT_EQ(test, r.cntrs, BIT_ULL(2));
 	/* the eventing IP, and the RIP after it for precise_ip 1 */
@@ -57,7 +58,7 @@ static void pebs_rec_fmt3_fields(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, r.gpr[i], 0x1000ULL + F3_R8 + i - 8);
 
 	/* one byte short of a record: none */
-	KUNIT_EXPECT_FALSE(test, intel_pebs_rec_fmt3(raw, 0xc7, &r));
+	KUNIT_EXPECT_FALSE(test, intel_pebs_rec_fixed(3, raw, 0xc7, &r));
 	KUNIT_EXPECT_EQ(test, intel_pebs_rec_size(3, 0), 0xc8);
 	/* the drain's first pass: the same size and counters */
 	KUNIT_EXPECT_EQ(test, intel_pebs_rec_peek(3, raw, sizeof(raw), &size),
@@ -65,6 +66,38 @@ static void pebs_rec_fmt3_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, size, 0xc8);
 	KUNIT_EXPECT_EQ(test, intel_pebs_rec_peek(3, raw, 0xc0, &size), 0);
 	KUNIT_EXPECT_EQ(test, size, 0);
+}
+
+/*
+ * Format 2 (Haswell, Broadwell) is format 3 up to its TSC: 0C0H bytes,
+ * the same fields, no time.
+ */
+static void pebs_rec_fmt2_fields(struct kunit *test)
+{
+	u64 raw[F3_TSC];
+	struct intel_pebs_rec r;
+	u32 size;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(raw); i++)
+		raw[i] = 0x2000 + i;
+	raw[F3_STATUS] = BIT_ULL(3);
+	KUNIT_ASSERT_TRUE(test, intel_pebs_rec_fixed(2, raw, sizeof(raw), &r));
+	KUNIT_EXPECT_EQ(test, r.size, 0xc0);
+	KUNIT_EXPECT_EQ(test, r.cntrs, BIT_ULL(3));
+	KUNIT_EXPECT_EQ(test, r.ip, 0x2000ULL + F3_EVENTING_IP);
+	KUNIT_EXPECT_EQ(test, r.next_ip, 0x2000ULL + F3_RIP);
+	KUNIT_EXPECT_EQ(test, r.addr, 0x2000ULL + F3_DLA);
+	KUNIT_EXPECT_EQ(test, r.latency, 0x2000ULL + F3_LAT);
+	KUNIT_EXPECT_EQ(test, r.gpr[15], 0x2000ULL + F3_R15);
+	KUNIT_EXPECT_EQ(test, r.tsc, 0);
+	/* a format 3 decoder would want 8 bytes more */
+	KUNIT_EXPECT_FALSE(test, intel_pebs_rec_fixed(3, raw, sizeof(raw), &r));
+	KUNIT_EXPECT_FALSE(test, intel_pebs_rec_fixed(2, raw, 0xbf, &r));
+	KUNIT_EXPECT_EQ(test, intel_pebs_rec_size(2, 0), 0xc0);
+	KUNIT_EXPECT_EQ(test, intel_pebs_rec_peek(2, raw, sizeof(raw), &size),
+			BIT_ULL(3));
+	KUNIT_EXPECT_EQ(test, size, 0xc0);
 }
 
 /* a format 4 record's first word: its groups and its size */
@@ -152,6 +185,7 @@ static void pebs_rec_fmt4_basic(struct kunit *test)
 
 static struct kunit_case pebs_rec_cases[] = {
 	KUNIT_CASE(pebs_rec_fmt3_fields),
+	KUNIT_CASE(pebs_rec_fmt2_fields),
 	KUNIT_CASE(pebs_rec_fmt4_groups),
 	KUNIT_CASE(pebs_rec_fmt4_basic),
 	{}
