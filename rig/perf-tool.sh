@@ -165,14 +165,15 @@ else
 	head -3 /tmp/pebs.raw | sed 's/^/# /'
 fi
 
-# the family 6 models of LBR_FMT 5 (SDM), as perf_test.h's cpu_has_lbr()
+# the family 6 models of LBR_FMT 4 and 5 (SDM), as perf_test.h's
+# cpu_has_lbr()
 legacy_lbr() {
 	grep -q '^vendor_id.*GenuineIntel' /proc/cpuinfo &&
 		grep -q '^cpu family[[:space:]]*: 6$' /proc/cpuinfo &&
 		grep -q ' pdcm' /proc/cpuinfo || return 1
 	model=$(sed -n 's/^model[[:space:]]*: \([0-9]*\)$/\1/p' /proc/cpuinfo |
 		head -1)
-	case " 78 94 85 142 158 165 166 106 108 125 126 140 141 167 " in
+	case " 60 63 69 70 61 71 79 86 78 94 85 142 158 165 166 106 108 125 126 140 141 167 " in
 	*" $model "*) return 0 ;;
 	esac
 	return 1

@@ -449,15 +449,25 @@ TEST_F(pebs, branches_on_branch)
 }
 
 /*
- * Does PEBS cover the fixed counters? Not with record format 3, that is
- * on the Skylake-class models (family 6: Skylake, Skylake-SP, Kaby,
- * Coffee and Comet Lake), which the CPU does not enumerate otherwise.
+ * Does the CPU write the fixed PEBS record of formats 2 and 3, rather
+ * than format 4's groups? The family 6 models of Haswell and Broadwell
+ * (format 2) and the Skylake class (format 3: Skylake, Skylake-SP, Kaby,
+ * Coffee and Comet Lake); the CPU does not enumerate it otherwise.
  */
+static bool pebs_fixed_record(void)
+{
+	static const long models[] = {
+		0x3c, 0x3f, 0x45, 0x46, 0x3d, 0x47, 0x4f, 0x56,
+		0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6,
+	};
+
+	return intel_model_in(models, ARRAY_SIZE(models));
+}
+
+/* Does PEBS cover the fixed counters? From format 4 on. */
 static bool pebs_on_fixed(void)
 {
-	static const long skl[] = { 0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6 };
-
-	return !intel_model_in(skl, ARRAY_SIZE(skl));
+	return !pebs_fixed_record();
 }
 
 /*
@@ -1109,8 +1119,8 @@ TEST_F(pebs, kernel_callchain)
  * XMM registers in REGS_INTR come only from a PEBS record's XMM group
  * (format 4): of a precise event's interrupt registers, then, and never
  * of user registers; anything else is -EINVAL, as upstream gives it,
- * and on Skylake-class cores (format 3 records, no such group) even the
- * precise event's. Where records have the group, each sample in the loop
+ * and on Haswell to Skylake-class cores (format 2 and 3 records, no such
+ * group) even the precise event's. Where records have the group, each sample in the loop
  * has the values the loop holds in XMM0-15, low quadword first.
  */
 TEST_F(pebs, regs_intr_xmm)
@@ -1118,9 +1128,7 @@ TEST_F(pebs, regs_intr_xmm)
 	struct perf_event_attr attr, bad;
 	__u64 off = 0, lo = LABEL(px_top), hi = LABEL(px_end), *p;
 	struct perf_event_header *h;
-	char path[256], name[32] = "";
 	int fd, i, inside = 0;
-	FILE *f;
 	void *ring;
 
 	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
@@ -1139,14 +1147,8 @@ TEST_F(pebs, regs_intr_xmm)
 	ASSERT_EQ(-1, sys_perf_event_open(&bad, 0, -1, -1, 0));
 	EXPECT_EQ(EINVAL, errno);
 
-	snprintf(path, sizeof(path), "%s/caps/pmu_name", hw_pmu_dir());
-	f = fopen(path, "r");
-	if (!f || !fgets(name, sizeof(name), f))
-		name[0] = 0;
-	if (f)
-		fclose(f);
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	if (!strcmp(name, "skylake\n")) {
+	if (pebs_fixed_record()) {
 		ASSERT_EQ(-1, fd);
 		ASSERT_EQ(EINVAL, errno);
 		return;
