@@ -621,6 +621,57 @@ ibs_func:
 	ret
 
 /*
+ * mem_block(msr, lo, hi, base): wrmsr(msr, hi:lo), the data accesses of
+ * the memory event tests at base (64-byte aligned, its lines and those of
+ * base + 8000H never accessed before), wrmsr(msr, 0):
+ *   mem_ld1   loads base              (a line from DRAM)
+ *   mem_st1   stores base + 48H       (a line not in the L1D)
+ *   mem_rmw   loads and stores base + 80H (from DRAM; the store hits)
+ *   mem_ld2   loads base + 8          (an L1D hit)
+ *   mem_push  stores to the stack
+ *   mem_pop   loads from the stack    (an L1D hit)
+ *   mem_st2   stores base + 40H       (an L1D hit)
+ *   mem_ld3   loads base + 8000H      (from DRAM, in base's L1D set)
+ *   mem_ld4   loads base              (evicted from the L1D: an L2 hit)
+ * 6 instructions that load, 4 that store, NOPs between some of them.
+ */
+	.globl mem_block, mem_ld1, mem_st1, mem_rmw, mem_ld2, mem_push
+	.globl mem_pop, mem_st2, mem_ld3, mem_ld4
+mem_block:
+	push %esi
+	mov 8(%esp), %ecx
+	mov 12(%esp), %eax
+	mov 16(%esp), %edx
+	mov 20(%esp), %esi
+	wrmsr
+mem_ld1:
+	mov (%esi), %eax
+	nop
+mem_st1:
+	mov %eax, 0x48(%esi)
+	nop
+mem_rmw:
+	addl $1, 0x80(%esi)
+	nop
+mem_ld2:
+	mov 8(%esi), %eax
+mem_push:
+	push %eax
+mem_pop:
+	pop %eax
+mem_st2:
+	mov %eax, 0x40(%esi)
+mem_ld3:
+	mov 0x8000(%esi), %eax
+mem_ld4:
+	mov (%esi), %eax
+	xor %eax, %eax
+	xor %edx, %edx
+	wrmsr				/* ECX is still msr */
+	pop %esi
+	ret
+
+/*
  * ibs_count(msr, lo, hi): wrmsr(msr, hi:lo), 40 NOPs, then rdmsr(msr),
  * returned: the count of 40 instructions.
  */

@@ -2330,6 +2330,227 @@ static void test_pebs(void)
 	wrmsr(DS_AREA, 0);
 }
 
+/*
+ * Intel memory events (patch 0019): MEM_INST_RETIRED.ALL_LOADS (81D0H)
+ * and .ALL_STORES (82D0H) count instructions with a load, a store;
+ * MEM_TRANS_RETIRED.LOAD_LATENCY (1CDH) loads above
+ * MSR_PEBS_LD_LAT_THRESHOLD, on Skylake only with LL_EN_PMCn
+ * (IA32_PEBS_ENABLE bit 32 + n); on Sapphire Rapids STORE_SAMPLE (2CDH)
+ * stores, with their data source.  The model of the caches gives a line
+ * from DRAM latency 200 and data source 0AH, an L2 hit 14 and 03H, an
+ * L1D hit 4 and 01H; a store's status is bit 0, L1D hit.  mem_block()
+ * runs over lines never accessed before: a fresh piece of mem_area each
+ * time (and its line 8000H on, in the same L1D sets).
+ */
+#define ALL_LOADS 0x81d0
+#define ALL_STORES 0x82d0
+#define LD_LAT 0x1cd
+#define MEM_AUX 0x8203
+#define ST_SAMPLE 0x2cd
+#define MEMINFO 0x20
+#define MEM_REC (BASIC + MEMINFO)
+
+/* 64 KB of lines, and room to align them */
+static u8 mem_area[0x10000 + 64];
+static u32 mem_next;
+/* the counters mem_pebs() enables (IA32_PERF_GLOBAL_CTRL) */
+static u32 mem_gctl = 1;
+
+static u32 mem_base(void)
+{
+	u32 b = (((u32)mem_area + 63) & ~63u) + mem_next;
+
+	mem_next = (mem_next + 0x100) & 0x7fff;
+	return b;
+}
+
+/* what PMC0 counts of sel over mem_block (pebs: IA32_PEBS_ENABLE) */
+static u64 mem_count(u32 sel, u32 thr, u64 pebs)
+{
+	if (!nopebs)
+		wrmsr(PEBS_LD_LAT, thr);
+	wrmsr(PMC0, 0);
+	wrmsr(EVTSEL0, sel | EN | USR | OS);
+	if (pebs)
+		wrmsr(PEBS_ENABLE, pebs);
+	mem_block(GCTRL, 1, 0, mem_base());
+	wrmsr(EVTSEL0, 0);
+	if (pebs)
+		wrmsr(PEBS_ENABLE, 0);
+	return rdmsr(PMC0);
+}
+
+struct mem_rec {
+	u64 ip, dla, aux, lat;
+};
+
+/*
+ * PMC0 counting sel at -k over mem_block at base, with PEBS (and the
+ * memory info group; on Skylake LL_EN_PMC0 for 1CDH): 1 if it wrote one
+ * record, its fields in r
+ */
+static int mem_pebs(u32 sel, u32 k, u32 thr, u32 base, struct mem_rec *r)
+{
+	u64 en = 1, adaptive = 0;
+	u32 size = MEM_REC;
+
+	pebs_ds(4096, 4096);
+	ds_area[8] = -1000ull & MASK48;
+	wrmsr(PEBS_LD_LAT, thr);
+	wrmsr(PMC0, -(u64)k & MASK48);
+	if (ident == ID_SKL) {
+		size = FMT3;
+		if (sel == LD_LAT)
+			en |= BIT_ULL(32);
+	} else {
+		wrmsr(PEBS_DATA_CFG, CFG_MEM);
+		adaptive = ADAPTIVE;
+	}
+	wrmsr(EVTSEL0, sel | EN | USR | OS | adaptive);
+	wrmsr(PEBS_ENABLE, en);
+	mem_block(GCTRL, mem_gctl, 0, base);
+	pebs_off();
+	if (ident == ID_SKL) {
+		r->ip = pebs_q(F3_EVENTING_IP);
+		r->dla = pebs_q(0x98);
+		r->aux = pebs_q(0xa0);
+		r->lat = pebs_q(0xa8);
+	} else {
+		r->ip = pebs_q(8);
+		r->dla = pebs_q(BASIC);
+		r->aux = pebs_q(BASIC + 8);
+		r->lat = pebs_q(BASIC + 16);
+		if (pebs_q(0) != (CFG_MEM | (u64)MEM_REC << 48) ||
+		    pebs_q(BASIC + 24) != 0)
+			return 0;
+	}
+	return pebs_used() == size && pebs_q(size) == fill;
+}
+
+struct mem_want {
+	const char *ip;
+	u32 off;	/* DLA - base; ~0: not checked (the stack) */
+	u32 aux, lat;
+	const char *what;
+};
+
+/* the kth record of sel for each of n wants */
+static void mem_pebs_check(const char *name, u32 sel, u32 thr,
+			   const struct mem_want *w, u32 n)
+{
+	struct mem_rec r;
+	u32 k, base, ok;
+	u64 lat;
+
+	for (k = 1; k <= n; k++, w++) {
+		base = mem_base();
+		ok = mem_pebs(sel, k, thr, base, &r);
+		puts("# "); puts(name); puts(" at -"); putdec(k); puts("\n");
+		report(ok, cat(name, ": one record with the memory info"));
+		eq(r.ip, (u32)w->ip, cat(name, cat(": eventing IP, ", w->what)));
+		if (w->off != ~0u)
+			eq(r.dla, base + w->off,
+			   cat(name, cat(": data linear address, ", w->what)));
+		if (w->aux != ~0u)
+			eq(r.aux, w->aux,
+			   cat(name, cat(": aux info (data source, store status), ", w->what)));
+		/* Sapphire Rapids: the cache latency in 47:32, the instruction's 15:0 */
+		lat = ident == ID_SPR ? (u64)w->lat << 32 | w->lat : w->lat;
+		if (w->lat != ~0u)
+			eq(r.lat, lat, cat(name, cat(": latency, ", w->what)));
+	}
+}
+
+static void test_mem_events(void)
+{
+	static const struct mem_want loads[] = {
+		{ mem_ld1, 0, 0x0a, 200, "1st load: from DRAM" },
+		{ mem_rmw, 0x80, 0x0a, 200, "2nd: read-modify-write, from DRAM" },
+		{ mem_ld2, 8, 0x01, 4, "3rd: an L1D hit" },
+		{ mem_pop, ~0u, 0x01, 4, "4th: POP, an L1D hit" },
+		{ mem_ld3, 0x8000, 0x0a, 200, "5th: from DRAM" },
+		{ mem_ld4, 0, 0x03, 14, "6th: evicted from the L1D, an L2 hit" },
+	};
+	static const struct mem_want stores[] = {
+		{ mem_st1, 0x48, 0, 0, "1st store: an L1D miss" },
+		{ mem_rmw, 0x80, 1, 0, "2nd: read-modify-write, an L1D hit" },
+		{ mem_push, ~0u, ~0u, 0, "3rd: PUSH" },
+		{ mem_st2, 0x40, 1, 0, "4th: an L1D hit" },
+	};
+	static const struct mem_want ldlat30[] = {
+		{ mem_ld1, 0, 0x0a, 200, "1st load above 30: from DRAM" },
+		{ mem_rmw, 0x80, 0x0a, 200, "2nd: read-modify-write" },
+		{ mem_ld3, 0x8000, 0x0a, 200, "3rd: the 5th load" },
+	};
+	static const struct mem_want ldlat4[] = {
+		{ mem_ld1, 0, 0x0a, 200, "1st load above 4" },
+		{ mem_rmw, 0x80, 0x0a, 200, "2nd" },
+		{ mem_ld3, 0x8000, 0x0a, 200, "3rd" },
+		{ mem_ld4, 0, 0x03, 14, "4th: an L2 hit" },
+	};
+	static const struct mem_want ldlat3[] = {
+		{ mem_ld1, 0, 0x0a, 200, "1st load above 3" },
+		{ mem_rmw, 0x80, 0x0a, 200, "2nd" },
+		{ mem_ld2, 8, 0x01, 4, "3rd: an L1D hit, latency 4" },
+	};
+	/* Sapphire Rapids' STORE_SAMPLE: the store's data source, latency */
+	static const struct mem_want st_sample[] = {
+		{ mem_st1, 0x48, 0x0a, 200, "1st store: a line from DRAM" },
+		{ mem_rmw, 0x80, 0x01, 4, "2nd: read-modify-write, an L1D hit" },
+		{ mem_push, ~0u, ~0u, ~0u, "3rd: PUSH" },
+		{ mem_st2, 0x40, 0x01, 4, "4th: an L1D hit" },
+	};
+	u64 ll = ident == ID_SKL ? BIT_ULL(32) : 0;
+	struct mem_rec r;
+
+	eq(mem_count(ALL_LOADS, 0, 0), 6, "MEM_INST_RETIRED.ALL_LOADS: 6 instructions that load");
+	eq(mem_count(ALL_STORES, 0, 0), 4, "MEM_INST_RETIRED.ALL_STORES: 4 that store");
+	eq(mem_count(MEM_AUX, 0, 0), 0, "mem-loads-aux (03H umask 82H): counts nothing");
+	if (ident == ID_SPR)
+		eq(mem_count(ST_SAMPLE, 0, 0), 4,
+		   "MEM_TRANS_RETIRED.STORE_SAMPLE (CDH umask 02H, Sapphire Rapids): 4 stores");
+	else
+		eq(mem_count(ST_SAMPLE, 0, 0), 0,
+		   "MEM_TRANS_RETIRED.STORE_SAMPLE (CDH umask 02H): Sapphire Rapids only");
+	if (nopebs) {
+		/* no MSR_PEBS_LD_LAT_THRESHOLD: every load is above 0 */
+		eq(mem_count(LD_LAT, 0, 0), 6,
+		   "MEM_TRANS_RETIRED.LOAD_LATENCY above 0: every load");
+		return;
+	}
+	eq(mem_count(LD_LAT, 3, ll), 6, "LOAD_LATENCY above 3 (the minimum): every load");
+	eq(mem_count(LD_LAT, 4, ll), 4, "LOAD_LATENCY above 4: not the L1D hits (4)");
+	eq(mem_count(LD_LAT, 14, ll), 3, "LOAD_LATENCY above 14: not the L2 hit (14)");
+	eq(mem_count(LD_LAT, 199, ll), 3, "LOAD_LATENCY above 199: the 3 from DRAM (200)");
+	eq(mem_count(LD_LAT, 200, ll), 0, "LOAD_LATENCY above 200: none");
+	if (ident == ID_SKL)
+		eq(mem_count(LD_LAT, 3, 0), 0,
+		   "LOAD_LATENCY on Skylake without LL_EN_PMC0 (PEBS_ENABLE bit 32): nothing");
+
+	mem_pebs_check("PEBS ALL_LOADS", ALL_LOADS, 0, loads, ARRAY_SIZE(loads));
+	mem_pebs_check("PEBS ALL_STORES", ALL_STORES, 0, stores, ARRAY_SIZE(stores));
+	mem_pebs_check("PEBS LOAD_LATENCY>30", LD_LAT, 30, ldlat30, ARRAY_SIZE(ldlat30));
+	mem_pebs_check("PEBS LOAD_LATENCY>4", LD_LAT, 4, ldlat4, ARRAY_SIZE(ldlat4));
+	mem_pebs_check("PEBS LOAD_LATENCY>3", LD_LAT, 3, ldlat3, ARRAY_SIZE(ldlat3));
+	if (ident == ID_SPR)
+		mem_pebs_check("PEBS STORE_SAMPLE", ST_SAMPLE, 0, st_sample,
+			       ARRAY_SIZE(st_sample));
+	report(!mem_pebs(LD_LAT, 1, 200, mem_base(), &r) && pebs_used() == 0,
+	       "PEBS LOAD_LATENCY above 200: no record");
+
+	/* the auxiliary event beside it (Sapphire Rapids' perf mem group) */
+	wrmsr(EVTSEL0 + 1, MEM_AUX | EN | USR | OS);
+	wrmsr(PMC0 + 1, 0);
+	mem_gctl = 3;
+	report(mem_pebs(LD_LAT, 1, 30, mem_base(), &r) && r.ip == (u32)mem_ld1,
+	       "PEBS LOAD_LATENCY with mem-loads-aux on PMC1: its record");
+	mem_gctl = 1;
+	eq(rdmsr(PMC0 + 1), 0, "mem-loads-aux on PMC1: 0");
+	wrmsr(EVTSEL0 + 1, 0);
+	wrmsr(PEBS_LD_LAT, 0);
+	wrmsr(DS_AREA, 0);
+}
+
 static const struct br_pmu intel_br = {
 	.sel = EVTSEL0, .ctr = PMC0, .gctl = GCTRL, .status = GSTATUS, .ack = GRESET,
 	.br = 0xc4, .cbr = 0x1c4, .miss = 0xc5,
@@ -2656,6 +2877,7 @@ static void test_intel(void)
 		test_pebs_fmt3();
 	else
 		test_pebs();
+	test_mem_events();
 	if (!icount) {
 		u64 on, off;
 

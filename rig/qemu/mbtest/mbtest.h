@@ -72,6 +72,10 @@ extern char ibs_ijmp_t[], ibs_end[], ibs_data[];
 u64 ibs_count(u32 msr, u32 lo, u32 hi);
 void ibs_loop(u32 msr, u32 lo, u32 hi, u32 n);
 extern char ibs_loop_insn[];
+/* Intel memory events: see boot.S */
+void mem_block(u32 msr, u32 lo, u32 hi, u32 base);
+extern char mem_ld1[], mem_st1[], mem_rmw[], mem_ld2[], mem_push[];
+extern char mem_pop[], mem_st2[], mem_ld3[], mem_ld4[];
 /* RDPMC at CPL 3: the value in user_pmc */
 void user_rdpmc(u32 ecx);
 
