@@ -2504,6 +2504,17 @@ static void test_mem_events(void)
 	struct mem_rec r;
 
 	eq(mem_count(ALL_LOADS, 0, 0), 6, "MEM_INST_RETIRED.ALL_LOADS: 6 instructions that load");
+	/* without PEBS, the PMI comes right after the overflowing load */
+	pmi_setup(GSTATUS, PMC0, 0);
+	wrmsr(PMC0, -2ull & MASK48);
+	wrmsr(EVTSEL0, ALL_LOADS | EN | INT | USR | OS);
+	mem_block(GCTRL, 1, 0, mem_base());
+	wrmsr(EVTSEL0, 0);
+	eq(nmis, 1, "ALL_LOADS overflow at the 2nd load: one PMI");
+	eq(nmi_eip, (u32)mem_ld2 - 1,
+	   "ALL_LOADS overflow: the PMI right after the 2nd load (the read-modify-write)");
+	eq(nmi_status, 1, "ALL_LOADS overflow: GLOBAL_STATUS bit 0");
+	wrmsr(GRESET, 1);
 	eq(mem_count(ALL_STORES, 0, 0), 4, "MEM_INST_RETIRED.ALL_STORES: 4 that store");
 	eq(mem_count(MEM_AUX, 0, 0), 0, "mem-loads-aux (03H umask 82H): counts nothing");
 	if (ident == ID_SPR)
