@@ -97,11 +97,13 @@ x86_64)
 		# QEMU 7.2 has no SapphireRapids model: Ice Lake's features
 		# with Sapphire Rapids' identity (06_8FH, stepping 8)
 		cpu="Icelake-Server,family=6,model=143,stepping=8,model-id=Intel Xeon Processor (SapphireRapids),pmu=on" ;;
+	# Broadwell (06_3DH; patch 0020: perfmon v3, PEBS fmt 2, LBR_FMT 4)
+	broadwell) cpu=Broadwell-noTSX,pmu=on ;;
 	# with Instruction-Based Sampling (patch 0017: ibs=on, off by default)
 	zen3) cpu=EPYC-Milan,pmu=on,ibs=on ;;
 	# QEMU 7.2 has no EPYC-Genoa: Milan's features, Genoa's identity (19_11H)
 	zen4) cpu="EPYC-Milan,model=17,model-id=AMD EPYC-Genoa Processor,pmu=on,ibs=on" ;;
-	*) die "unknown X86_PMU '$X86_PMU' (intel, amd, amd-legacy, off, skylake, icelake, sapphirerapids, zen3 or zen4)" ;;
+	*) die "unknown X86_PMU '$X86_PMU' (intel, amd, amd-legacy, off, skylake, icelake, sapphirerapids, broadwell, zen3 or zen4)" ;;
 	esac
 	# the rig's QEMU with the emulated x86 PMU: built on first use
 	# (make setup builds it; with nothing changed this does nothing)

@@ -63,12 +63,13 @@ declare -A cpus=(
 	[spr]=Icelake-Server,model=143,stepping=8,pmu=on
 	[zen3]=EPYC-Milan,pmu=on,ibs=on
 	[zen4]=EPYC-Milan,model=17,pmu=on,ibs=on
+	[bdw]=Broadwell-noTSX,pmu=on
 )
 passed=0 failed=0
 runs="intel amd amd-legacy intel-nolbr intel-nopebs zen3"
 noicount="intel/noicount amd/noicount amd-legacy/noicount"
 if [ "${IDENTITIES:-0}" = 1 ]; then
-	runs="$runs skl icl spr zen4"
+	runs="$runs skl icl spr bdw zen4"
 	noicount="$noicount zen3/noicount"
 fi
 for run in $runs $noicount; do
@@ -83,7 +84,7 @@ for run in $runs $noicount; do
 	# the Intel model without PEBS: no DS, its MSRs #GP
 	[ "$model" = intel-nopebs ] && append="$append nopebs"
 	# a real part's identity: what it must present
-	case $model in skl|icl|spr|zen3|zen4) append="$append id=$model" ;; esac
+	case $model in skl|icl|spr|bdw|zen3|zen4) append="$append id=$model" ;; esac
 	# with IBS (patch 0017)
 	case $model in zen3|zen4) append="$append ibs" ;; esac
 	log="$out/mbtest-${run/\//-}.log"

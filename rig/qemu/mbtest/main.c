@@ -69,16 +69,23 @@ static int legacy_lbr;
  * "id=NAME": a real part's identity (patch 0014: the PMU follows
  * CPUID.01H's family and model); none: -cpu max, the full model
  */
-enum { ID_MAX, ID_SKL, ID_ICL, ID_SPR, ID_ZEN3, ID_ZEN4 };
+enum { ID_MAX, ID_SKL, ID_ICL, ID_SPR, ID_ZEN3, ID_ZEN4, ID_BDW };
 static int ident;
 static const char *const ident_name[] = {
-	"max", "id=skl", "id=icl", "id=spr", "id=zen3", "id=zen4",
+	"max", "id=skl", "id=icl", "id=spr", "id=zen3", "id=zen4", "id=bdw",
 };
 
 /* display family and model of each identity */
 static const u32 ident_fm[][2] = {
 	{ 0, 0 }, { 6, 0x5e }, { 6, 0x6a }, { 6, 0x8f }, { 0x19, 0x01 }, { 0x19, 0x11 },
+	{ 6, 0x3d },
 };
+
+/* PEBS with a fixed record: format 3 (Skylake) or 2 (Broadwell) */
+static int pebs_fixed_rec(void)
+{
+	return ident == ID_SKL || ident == ID_BDW;
+}
 
 /* Intel: GP counters, perfmon version */
 static u32 ngp = 4, pmu_ver = 5;
@@ -1453,6 +1460,82 @@ static int leg_has_jmp(u32 k)
 }
 
 /*
+ * Broadwell's LBRs (patch 0020): LBR_FMT 4, 16 entries (680H-68FH,
+ * 6C0H-6CFH, the TOS bits 3:0), no MSR_LBR_INFO_x, FROM's bits 63:61
+ * the MISPRED, IN_TX and ABORT flags (0; the test's 32-bit addresses do
+ * not reach them); the v3 legacy freeze: the PMI clears
+ * IA32_DEBUGCTL.LBR.
+ */
+static int bdw_has_jmp(u32 k)
+{
+	int x;
+
+	for (x = 0; x < 16; x++)
+		if (rdmsr(LEG_FROM(x)) == (u32)branch_block_jmps + 2 * (k - 1) &&
+		    rdmsr(LEG_TO(x)) == (u32)branch_block_jmps + 2 * k)
+			return 1;
+	return 0;
+}
+
+static void bdw_lbr_reset(void)
+{
+	u32 x;
+
+	for (x = 0; x < 16; x++) {
+		wrmsr(LEG_FROM(x), 0);
+		wrmsr(LEG_TO(x), 0);
+	}
+	wrmsr(LBR_TOS, 0);
+}
+
+static void test_bdw_lbr(void)
+{
+	u32 k, ok = 1;
+
+	eq(rdmsr(PERFCAP) & 0x3f, 4, "Broadwell LBR: PERF_CAPABILITIES LBR_FMT (5:0) is 4");
+	eq(rdmsr(LBR_TOS), 0, "Broadwell LBR: MSR_LASTBRANCH_TOS after RESET: 0");
+	rdmsr(LEG_FROM(16)); gp(1, "Broadwell LBR: MSR_LASTBRANCH_16_FROM_IP #GP (16 entries)");
+	rdmsr(LEG_TO(16)); gp(1, "Broadwell LBR: MSR_LASTBRANCH_16_TO_IP #GP");
+	rdmsr(LEG_INFO(0)); gp(1, "Broadwell LBR: no MSR_LBR_INFO_0 (LBR_FMT 4): #GP");
+	wrmsr(LBR_TOS, 15);
+	report(!fault && rdmsr(LBR_TOS) == 15, "Broadwell LBR: TOS 15 written, read back");
+	wrmsr(LBR_TOS, 16); gp(1, "Broadwell LBR: TOS 16 (bit 4, reserved) #GP");
+	wrmsr(LEG_FROM(15), 0x1234);
+	eq(rdmsr(LEG_FROM(15)), 0x1234, "Broadwell LBR: MSR_LASTBRANCH_15_FROM_IP reads back");
+	wrmsr(LBR_SELECT, 0x3ff);
+	eq(rdmsr(LBR_SELECT), 0x3ff, "Broadwell LBR: MSR_LBR_SELECT bits 9:0 (EN_CALLSTACK)");
+	wrmsr(LBR_SELECT, 0);
+
+	/* 32 JMPs from TOS 0: the last 16 stay, the TOS wraps to 0 */
+	bdw_lbr_reset();
+	branch_block(DEBUGCTL, DEBUGCTL_LBR, 0);
+	for (k = 1; k <= 32; k++)
+		ok &= bdw_has_jmp(k) == (k > 16);
+	report(ok, "Broadwell LBR: 32 JMPs leave the last 16, FROM the JMP, TO its target");
+	eq(rdmsr(LBR_TOS), 0, "Broadwell LBR: 32 records from TOS 0 wrap to 0");
+	report(rdmsr(LEG_FROM(0)) == (u32)branch_block_jmps + 62,
+	       "Broadwell LBR: the TOS slot holds the 32nd JMP");
+
+	/* v3 legacy freeze: the PMI at the 7th JMP clears DEBUGCTL.LBR */
+	bdw_lbr_reset();
+	pmi_setup(GSTATUS, PMC0, 0);
+	wrmsr(DEBUGCTL, DEBUGCTL_LBR | DEBUGCTL_FRZ_LBR);
+	wrmsr(PMC0, -7ull & MASK48);
+	wrmsr(EVTSEL0, 0xc4 | EN | INT | USR | OS);
+	branch_block(GCTRL, 1, 0);
+	eq(nmis, 1, "Broadwell LBR freeze (v3): one PMI at the 7th JMP");
+	eq(nmi_status, 1, "Broadwell LBR freeze (v3): GLOBAL_STATUS bit 0, no LBR_FRZ");
+	eq(rdmsr(DEBUGCTL), DEBUGCTL_FRZ_LBR,
+	   "Broadwell LBR freeze (v3): the PMI cleared IA32_DEBUGCTL.LBR");
+	report(bdw_has_jmp(7) && !bdw_has_jmp(8),
+	       "Broadwell LBR freeze (v3): recorded up to the 7th JMP, nothing after");
+	wrmsr(GRESET, 1);
+	wrmsr(EVTSEL0, 0);
+	wrmsr(DEBUGCTL, 0);
+	bdw_lbr_reset();
+}
+
+/*
  * Freeze on PMI, perfmon v4's streamlined freeze: with
  * IA32_DEBUGCTL.FREEZE_LBRS_ON_PMI the PMI sets LBR_FRZ (58) in
  * IA32_PERF_GLOBAL_STATUS, after the branch that overflowed the counter
@@ -1587,8 +1670,8 @@ static u64 pebs_q(u32 off)
 static void pebs_off(void)
 {
 	wrmsr(PEBS_ENABLE, 0);
-	if (ident != ID_SKL)
-		wrmsr(PEBS_DATA_CFG, 0);	/* none in format 3 */
+	if (!pebs_fixed_rec())
+		wrmsr(PEBS_DATA_CFG, 0);	/* none in formats 2, 3 */
 	wrmsr(EVTSEL0, 0);
 	wrmsr(FIXCTRL, 0);
 	wrmsr(GRESET, OVFBUF | 0xf | (7ull << 32));
@@ -2020,9 +2103,11 @@ static void test_pebs_buffer(u32 rec, u32 ipoff)
 	eq(st, OVFBUF, "PEBS threshold: later records at or past it set OvfBuf again");
 	wrmsr(GRESET, OVFBUF);
 	eq(rdmsr(GSTATUS), 0, "PEBS: GLOBAL_STATUS_RESET clears OvfBuf");
-	wrmsr(GSET, OVFBUF);
-	eq(rdmsr(GSTATUS), OVFBUF, "PEBS: GLOBAL_STATUS_SET sets OvfBuf");
-	wrmsr(GRESET, OVFBUF);
+	if (pmu_ver >= 4) {
+		wrmsr(GSET, OVFBUF);
+		eq(rdmsr(GSTATUS), OVFBUF, "PEBS: GLOBAL_STATUS_SET sets OvfBuf");
+		wrmsr(GRESET, OVFBUF);
+	}
 	/* the NMI handler's instructions count (OS) too */
 	report(pebs_used() >= 4 * rec && pebs_used() % rec == 0,
 	       "PEBS threshold: the records go on after it");
@@ -2057,7 +2142,8 @@ static void test_pebs_buffer(u32 rec, u32 ipoff)
  * R8-R15, applicable counters (90H), data linear address, data source,
  * latency (0: no memory events), EventingIP (B0H), TSX abort info, TSC.
  */
-#define FMT3 0xc8
+/* format 3's record, 0C8H bytes; format 2's (Broadwell) has no TSC */
+#define FMT3 (ident == ID_BDW ? 0xc0 : 0xc8)
 #define F3_RIP 0x08
 #define F3_APPLICABLE 0x90
 #define F3_EVENTING_IP 0xb0
@@ -2103,7 +2189,11 @@ static void test_pebs_fmt3_record(void)
 	eq(pebs_q(F3_EVENTING_IP), (u32)pebs_block_nops + 2,
 	   "PEBS fmt3 record: EventingIP (B0H): the 3rd NOP itself");
 	eq(pebs_q(0xb8), 0, "PEBS fmt3 record: TX abort information (B8H): 0");
-	report(pebs_q(F3_TSC) != 0 && pebs_q(F3_TSC) != fill, "PEBS fmt3 record: a TSC (C0H)");
+	if (ident == ID_BDW)
+		eq(pebs_q(F3_TSC), fill, "PEBS fmt2 record: no TSC (0C0H bytes)");
+	else
+		report(pebs_q(F3_TSC) != 0 && pebs_q(F3_TSC) != fill,
+		       "PEBS fmt3 record: a TSC (C0H)");
 	eq(pebs_q(FMT3), fill, "PEBS fmt3: nothing written past the record");
 	eq(rdmsr(GSTATUS), 0, "PEBS fmt3: no GLOBAL_STATUS bit");
 
@@ -2233,11 +2323,16 @@ static void test_pebs_fmt3(void)
 	eq(rdmsr(MISC_ENABLE) & (3 << 11), 1 << 11,
 	   "PEBS fmt3: MISC_ENABLE: PEBS available (bit 12 clear), BTS not (bit 11 set)");
 	cap = rdmsr(PERFCAP);
-	eq((cap >> 8) & 0xf, 3, "PERF_CAPABILITIES: PEBS record format 3");
+	eq((cap >> 8) & 0xf, ident == ID_BDW ? 2 : 3,
+	   "PERF_CAPABILITIES: PEBS record format 3 (2 on Broadwell)");
 	eq(cap & BIT(14), 0, "PERF_CAPABILITIES: no PEBS_BASELINE (bit 14)");
 	eq(cap & 0xc0, 0xc0, "PERF_CAPABILITIES: PEBS trap-like (6), saves GPRs (7)");
 	report(cap & BIT(13), "PERF_CAPABILITIES: FW_WRITE still (bit 13)");
-	eq(cap, 0x23c5, "PERF_CAPABILITIES of the Skylake identity: 23C5H");
+	if (ident == ID_BDW)
+		eq(cap, 0x22c4,
+		   "PERF_CAPABILITIES of the Broadwell identity: 22C4H (LBR_FMT 4, PEBS fmt 2)");
+	else
+		eq(cap, 0x23c5, "PERF_CAPABILITIES of the Skylake identity: 23C5H");
 
 	wrmsr(PEBS_ENABLE, 0xf | (0xfull << 32));
 	eq(rdmsr(PEBS_ENABLE), 0xf | (0xfull << 32),
@@ -2398,7 +2493,7 @@ static int mem_pebs(u32 sel, u32 k, u32 thr, u32 base, struct mem_rec *r)
 	ds_area[8] = -1000ull & MASK48;
 	wrmsr(PEBS_LD_LAT, thr);
 	wrmsr(PMC0, -(u64)k & MASK48);
-	if (ident == ID_SKL) {
+	if (pebs_fixed_rec()) {
 		size = FMT3;
 		if (sel == LD_LAT)
 			en |= BIT_ULL(32);
@@ -2410,7 +2505,7 @@ static int mem_pebs(u32 sel, u32 k, u32 thr, u32 base, struct mem_rec *r)
 	wrmsr(PEBS_ENABLE, en);
 	mem_block(GCTRL, mem_gctl, 0, base);
 	pebs_off();
-	if (ident == ID_SKL) {
+	if (pebs_fixed_rec()) {
 		r->ip = pebs_q(F3_EVENTING_IP);
 		r->dla = pebs_q(0x98);
 		r->aux = pebs_q(0xa0);
@@ -2500,7 +2595,7 @@ static void test_mem_events(void)
 		{ mem_push, ~0u, ~0u, ~0u, "3rd: PUSH" },
 		{ mem_st2, 0x40, 0x01, 4, "4th: an L1D hit" },
 	};
-	u64 ll = ident == ID_SKL ? BIT_ULL(32) : 0;
+	u64 ll = pebs_fixed_rec() ? BIT_ULL(32) : 0;
 	struct mem_rec r;
 
 	eq(mem_count(ALL_LOADS, 0, 0), 6, "MEM_INST_RETIRED.ALL_LOADS: 6 instructions that load");
@@ -2534,7 +2629,7 @@ static void test_mem_events(void)
 	eq(mem_count(LD_LAT, 14, ll), 3, "LOAD_LATENCY above 14: not the L2 hit (14)");
 	eq(mem_count(LD_LAT, 199, ll), 3, "LOAD_LATENCY above 199: the 3 from DRAM (200)");
 	eq(mem_count(LD_LAT, 200, ll), 0, "LOAD_LATENCY above 200: none");
-	if (ident == ID_SKL)
+	if (pebs_fixed_rec())
 		eq(mem_count(LD_LAT, 3, 0), 0,
 		   "LOAD_LATENCY on Skylake without LL_EN_PMC0 (PEBS_ENABLE bit 32): nothing");
 
@@ -2710,7 +2805,12 @@ static void test_intel(void)
 		rdmsr(APMC0 + ngp); gp(1, "RDMSR IA32_A_PMCn #GP (n: GP counters)");
 	}
 
-	/* v4: STATUS_SET, STATUS_RESET, INUSE */
+	/* v4: STATUS_SET, STATUS_RESET, INUSE; v3 (Broadwell) has neither */
+	if (ver < 4) {
+		wrmsr(GSET, 1); gp(1, "v3: GLOBAL_STATUS_SET (391H) #GP");
+		rdmsr(GINUSE); gp(1, "v3: GLOBAL_INUSE (392H) #GP");
+		goto v3;
+	}
 	wrmsr(GSET, 0x5 | (1ull << 33));
 	eq(rdmsr(GSTATUS), 0x5 | (1ull << 33), "GLOBAL_STATUS_SET sets status bits");
 	wrmsr(GRESET, 0x1);
@@ -2722,6 +2822,7 @@ static void test_intel(void)
 	eq(rdmsr(GINUSE), 1 | (1ull << 33), "GLOBAL_INUSE: PERFEVTSEL0, FIXED_CTR1");
 	wrmsr(EVTSEL0, 0xc0 | INT);
 	eq(rdmsr(GINUSE) >> 63, 1, "GLOBAL_INUSE: PMI in use");
+v3:
 	wrmsr(EVTSEL0, 0); wrmsr(FIXCTRL, 0);
 
 	/* user/kernel filtering across ring changes */
@@ -2844,6 +2945,19 @@ static void test_intel(void)
 		eq(rdmsr(PMC0 + 1), 0, "freeze at IRET: USR counter stopped before CPL 3: 0");
 		wrmsr(GRESET, 1 | (1ull << 59));
 		wrmsr(DEBUGCTL, 0); wrmsr(EVTSEL0 + 1, 0); wrmsr(EVTSEL0 + 2, 0);
+	} else {
+		/* v3: the legacy freeze clears GLOBAL_CTRL at the PMI */
+		pmi_setup(GSTATUS, PMC0, 0);
+		wrmsr(DEBUGCTL, 1u << 12);
+		wrmsr(PMC0, -100ull & MASK48); wrmsr(EVTSEL0, 0xc0 | EN | INT | USR | OS);
+		wrmsr(PMC0 + 1, 0); wrmsr(EVTSEL0 + 1, 0xc0 | EN | USR | OS);
+		measure(GCTRL, 3, 0, 1000);
+		eq(nmis, 1, "v3 freeze: one PMI");
+		eq(nmi_status, 1, "v3 freeze: GLOBAL_STATUS bit 0, no CTR_Frz");
+		eq(rdmsr(PMC0 + 1), 100, "v3 freeze: the other counter stopped at the PMI");
+		eq(rdmsr(GCTRL), 0, "v3 freeze: GLOBAL_CTRL cleared by the PMI");
+		wrmsr(GRESET, 1);
+		wrmsr(DEBUGCTL, 0); wrmsr(EVTSEL0, 0); wrmsr(EVTSEL0 + 1, 0);
 	}
 	wrmsr(EVTSEL0, 0xc0 | EN | USR | OS);
 	test_other_cpu(GCTRL, 1, PMC0);
@@ -2860,7 +2974,9 @@ static void test_intel(void)
 	}
 	cpuid(0, &maxleaf, &b, &c, &d);
 	cpuid(7, &a, &b, &c, &d);
-	if (legacy_lbr) {
+	if (ident == ID_BDW) {
+		test_bdw_lbr();
+	} else if (legacy_lbr) {
 		test_legacy_lbr();
 		test_legacy_lbr_freeze();
 	} else if (ident) {
@@ -2884,7 +3000,7 @@ static void test_intel(void)
 	}
 	if (nopebs)
 		test_no_pebs("pebs=off", 1);
-	else if (ident == ID_SKL)
+	else if (pebs_fixed_rec())
 		test_pebs_fmt3();
 	else
 		test_pebs();
@@ -3855,6 +3971,10 @@ void main(void)
 			ident = a;
 	if (ident == ID_SKL)
 		pmu_ver = 4;
+	if (ident == ID_BDW) {
+		pmu_ver = 3;
+		nolbr = 1;			/* LBR_FMT 4: test_bdw_lbr() */
+	}
 	if (ident == ID_ICL || ident == ID_SPR)
 		ngp = 8;
 	/* Skylake and Ice Lake have model-specific LBRs, no arch LBR */
