@@ -3393,6 +3393,13 @@ static void test_amd_lbr(u32 eax, u32 ebx)
 #define ST_OP BIT(1)
 #define DC_LIN_VALID BIT(17)
 #define DC_PHY_VALID BIT(18)
+#define DC_MISS BIT(7)
+#define DC_L2_MISS BIT(20)
+#define DC_MISS_LAT(n) ((u64)(n) << 32)
+#define DC_CACHE_BITS (DC_MISS | DC_L2_MISS | DC_MISS_LAT(0xffff))
+#define DATA_SRC_DRAM 3
+#define IBS_OP_L3_MISS_ONLY BIT(16)
+#define IBS_FETCH_L3_MISS_ONLY BIT_ULL(59)
 #define APIC_EFEAT 0x400
 #define APIC_ECTRL 0x410
 #define APIC_EILVT(n) (0x500 + 0x10 * (n))
@@ -3450,6 +3457,92 @@ static void test_ibs_absent(void)
 	eq(gps, 24, "ibs=off: RDMSR and WRMSR of C001_1030H-C001_103BH #GP");
 }
 
+/*
+ * The op sample of the kth instruction of mem_block() at a fresh base
+ * (k >= 2), IBS_OP_CTL |= extra; IBS_OP_RIP is 0 if none was taken.
+ */
+static u32 ibs_mem_at(u32 k, u64 extra, u32 *base)
+{
+	u64 ctl = ibs_op(16, 17 - k, 0) | extra;
+
+	*base = mem_base();
+	for (u32 i = IBS_OP_RIP; i <= IBS_DC_PHYS; i++)
+		wrmsr(i, 0);
+	mem_block(IBS_OP_CTL, (u32)ctl, ctl >> 32, *base);
+	return rdmsr(IBS_OP_RIP);
+}
+
+/*
+ * Patch 0021: the op sample's data access as the cache model (patch
+ * 0019) saw it (mem_block(): loads from DRAM, an L2 hit, an L1D hit;
+ * stores), and on the Zen 4 identity the L3MissOnly filters.
+ */
+static void test_ibs_cache(void)
+{
+	u64 lin_phy = DC_LIN_VALID | DC_PHY_VALID, v;
+	u32 base, i;
+
+	eq(ibs_mem_at(11, 0, &base), (u32)mem_ld3, "cache: the 11th of mem_block, the load from DRAM");
+	eq(rdmsr(IBS_OP_DATA3), LD_OP | DC_MISS | DC_L2_MISS | lin_phy | DC_MISS_LAT(200),
+	   "load from DRAM: IbsDcMiss, IbsDcL2Miss, IbsDcMissLat 200");
+	eq(rdmsr(IBS_OP_DATA2), DATA_SRC_DRAM, "load from DRAM: DataSrc 3 (DRAM), RmtNode 0, CacheHitSt 0");
+	eq(rdmsr(IBS_DC_LIN), base + 0x8000, "load from DRAM: IBS_DC_LINADDR");
+	eq(rdmsr(IBS_OP_DATA), 0, "load from DRAM: IBS_OP_DATA 0 (TagToRet, CompToRet 0)");
+	eq(ibs_mem_at(12, 0, &base), (u32)mem_ld4, "cache: the 12th, the load from the L2");
+	eq(rdmsr(IBS_OP_DATA3), LD_OP | DC_MISS | lin_phy | DC_MISS_LAT(14),
+	   "load from the L2: IbsDcMiss, not IbsDcL2Miss, IbsDcMissLat 14");
+	eq(rdmsr(IBS_OP_DATA2), 0, "load from the L2: DataSrc 0");
+	eq(ibs_mem_at(7, 0, &base), (u32)mem_ld2, "cache: the 7th, an L1D hit");
+	eq(rdmsr(IBS_OP_DATA3), LD_OP | lin_phy, "L1D hit: no miss bits, IbsDcMissLat 0");
+	eq(rdmsr(IBS_OP_DATA2), 0, "L1D hit: DataSrc 0");
+	eq(ibs_mem_at(5, 0, &base), (u32)mem_rmw, "cache: the 5th, a read-modify-write from DRAM");
+	eq(rdmsr(IBS_OP_DATA3), LD_OP | ST_OP | DC_MISS | DC_L2_MISS | lin_phy | DC_MISS_LAT(200),
+	   "read-modify-write from DRAM: its load's miss, latency 200");
+	eq(rdmsr(IBS_OP_DATA2), DATA_SRC_DRAM, "read-modify-write from DRAM: DataSrc 3");
+	eq(ibs_mem_at(3, 0, &base), (u32)mem_st1, "cache: the 3rd, a store to a line in DRAM");
+	eq(rdmsr(IBS_OP_DATA3), ST_OP | DC_MISS | DC_L2_MISS | lin_phy,
+	   "store missing the L2: IbsDcMiss, IbsDcL2Miss, no latency");
+	eq(rdmsr(IBS_OP_DATA2), 0, "store: DataSrc 0 (loads only)");
+	eq(ibs_mem_at(10, 0, &base), (u32)mem_st2, "cache: the 10th, a store hitting the L1D");
+	eq(rdmsr(IBS_OP_DATA3), ST_OP | lin_phy, "store hitting the L1D: no miss bits");
+
+	if (ident != ID_ZEN4) {
+		ibs_off();
+		return;
+	}
+	/* L3MissOnly: a tagged op that does not miss the L3 is discarded */
+	eq(ibs_mem_at(11, IBS_OP_L3_MISS_ONLY, &base), (u32)mem_ld3,
+	   "L3MissOnly: the load from DRAM is sampled");
+	eq(rdmsr(IBS_OP_DATA3), LD_OP | DC_MISS | DC_L2_MISS | lin_phy | DC_MISS_LAT(200),
+	   "L3MissOnly: its IbsDcMiss, IbsDcL2Miss, IbsDcMissLat 200");
+	eq(rdmsr(IBS_OP_DATA2), DATA_SRC_DRAM, "L3MissOnly: its DataSrc 3");
+	eq(ibs_mem_at(3, IBS_OP_L3_MISS_ONLY, &base), (u32)mem_st1,
+	   "L3MissOnly: a store to a line in DRAM is sampled");
+	eq(ibs_mem_at(12, IBS_OP_L3_MISS_ONLY, &base), 0, "L3MissOnly: the L2 hit is not sampled");
+	eq(ibs_mem_at(7, IBS_OP_L3_MISS_ONLY, &base), 0, "L3MissOnly: the L1D hit is not sampled");
+	eq(ibs_mem_at(4, IBS_OP_L3_MISS_ONLY, &base), 0,
+	   "L3MissOnly: a NOP is not sampled (nor the 21st, after its restart)");
+	ibs_off();
+	wrmsr(IBS_OP_RIP, 0);
+	v = ibs_count(IBS_OP_CTL, (u32)(ibs_op(16, 0, 0) | IBS_OP_L3_MISS_ONLY), 0);
+	eq(v, ibs_op(16, 6, 0) | IBS_OP_L3_MISS_ONLY,
+	   "L3MissOnly, 40 NOPs: 17th and 34th discarded, the counter restarts at 0: CurCnt 6, no IbsOpVal");
+	eq(rdmsr(IBS_OP_RIP), 0, "L3MissOnly, 40 NOPs: no sample");
+	ibs_off();
+	/* fetches: no instruction cache model, none misses the L3 */
+	wrmsr(IBS_FETCH_LIN, 0);
+	v = ibs_count(IBS_FETCH_CTL, 1, (u32)((IBS_FETCH_EN | IBS_FETCH_L3_MISS_ONLY) >> 32));
+	eq(v, 1 | IBS_FETCH_EN | IBS_FETCH_L3_MISS_ONLY,
+	   "fetch L3MissOnly, MaxCnt 16, 40 NOPs: no IbsFetchVal, IbsFetchCnt restarted (6: 0)");
+	eq(rdmsr(IBS_FETCH_LIN), 0, "fetch L3MissOnly: no sample");
+	v = ibs_count(IBS_FETCH_CTL, 1, (u32)(IBS_FETCH_EN >> 32));
+	report(!!(v & IBS_FETCH_VAL), "fetch without L3MissOnly, MaxCnt 16, 40 NOPs: a sample");
+	ibs_off();
+	for (i = IBS_FETCH_LIN; i <= IBS_BR_TARGET; i++)
+		if (i != IBS_OP_CTL && i != IBS_CTL)
+			wrmsr(i, 0);
+}
+
 static void test_ibs(void)
 {
 	u32 a, b, c, d, i, n;
@@ -3459,7 +3552,10 @@ static void test_ibs(void)
 	eq(c & (BIT(10) | BIT(3)), BIT(10) | BIT(3),
 	   "ibs: CPUID 8000_0001H ECX IBS (10) and ExtApicSpace (3)");
 	cpuid(0x8000001b, &a, &b, &c, &d);
-	eq(a, 0x1ff, "ibs: CPUID 8000_001BH EAX: IBSFFV..OpBrnFuse, nothing of Zen 4's");
+	if (ident == ID_ZEN4)
+		eq(a, 0x9ff, "ibs: CPUID 8000_001BH EAX: IBSFFV..OpBrnFuse, Zen4IbsExtensions (11)");
+	else
+		eq(a, 0x1ff, "ibs: CPUID 8000_001BH EAX: IBSFFV..OpBrnFuse, nothing of Zen 4's");
 
 	/* the MSRs */
 	eq(rdmsr(IBS_CTL), 0x100, "IBS_CTL: LvtOffsetVal, offset 0");
@@ -3486,10 +3582,18 @@ static void test_ibs(void)
 	wrmsr(IBS_OP_DATA, BIT_ULL(40)); gp(1, "IBS_OP_DATA bit 40 (reserved) #GP");
 	wrmsr(IBS_OP_DATA2, BIT(3)); gp(1, "IBS_OP_DATA2 bit 3 (reserved) #GP");
 	wrmsr(IBS_OP_DATA3, BIT(9)); gp(1, "IBS_OP_DATA3 bit 9 (reserved) #GP");
-	wrmsr(IBS_OP_CTL, BIT(16)); gp(1, "IBS_OP_CTL L3MissOnly (16, not modelled) #GP");
+	if (ident != ID_ZEN4) {
+		wrmsr(IBS_OP_CTL, BIT(16)); gp(1, "IBS_OP_CTL L3MissOnly (16: Zen 4's) #GP");
+		wrmsr(IBS_FETCH_CTL, BIT_ULL(59)); gp(1, "IBS_FETCH_CTL L3MissOnly (59: Zen 4's) #GP");
+	} else {
+		wrmsr(IBS_OP_CTL, BIT(16)); report(!fault, "Zen 4: IBS_OP_CTL L3MissOnly (16) written");
+		eq(rdmsr(IBS_OP_CTL), BIT(16), "Zen 4: IBS_OP_CTL L3MissOnly read back");
+		wrmsr(IBS_FETCH_CTL, BIT_ULL(59)); report(!fault, "Zen 4: IBS_FETCH_CTL L3MissOnly (59) written");
+		eq(rdmsr(IBS_FETCH_CTL), BIT_ULL(59), "Zen 4: IBS_FETCH_CTL L3MissOnly read back");
+		ibs_off();
+	}
 	wrmsr(IBS_OP_CTL, BIT(27)); gp(1, "IBS_OP_CTL bit 27 (reserved) #GP");
 	wrmsr(IBS_OP_CTL, BIT_ULL(59)); gp(1, "IBS_OP_CTL bit 59 (reserved) #GP");
-	wrmsr(IBS_FETCH_CTL, BIT_ULL(59)); gp(1, "IBS_FETCH_CTL L3MissOnly (59) #GP");
 	wrmsr(IBS_FETCH_CTL, BIT_ULL(62)); gp(1, "IBS_FETCH_CTL bit 62 (reserved) #GP");
 	wrmsr(IBS_OP_CTL, 0x07ffffff07f0fff0ull | IBS_OP_CNT_CTL);
 	eq(rdmsr(IBS_OP_CTL), 0x07ffffff07f0fff0ull | IBS_OP_CNT_CTL,
@@ -3580,20 +3684,21 @@ static void test_ibs(void)
 	/* what the sample says of loads, stores and branches */
 	ibs_op_sample(49, "load");
 	eq(rdmsr(IBS_OP_RIP), (u32)ibs_ld, "load: IBS_OP_RIP");
-	eq(rdmsr(IBS_OP_DATA3), LD_OP | DC_LIN_VALID | DC_PHY_VALID,
+	/* the cache bits (patch 0021) are test_ibs_cache()'s */
+	eq(rdmsr(IBS_OP_DATA3) & ~DC_CACHE_BITS, LD_OP | DC_LIN_VALID | DC_PHY_VALID,
 	   "load: IbsLdOp, IbsDcLinAddrValid, IbsDcPhyAddrValid");
 	eq(rdmsr(IBS_DC_LIN), (u32)ibs_data, "load: IBS_DC_LINADDR exact");
 	eq(rdmsr(IBS_DC_PHYS), (u32)ibs_data, "load: IBS_DC_PHYSADDR (no paging: the same)");
 	eq(rdmsr(IBS_OP_DATA), 0, "load: no branch");
 	ibs_op_sample(50, "store");
 	eq(rdmsr(IBS_OP_RIP), (u32)ibs_st, "store: IBS_OP_RIP");
-	eq(rdmsr(IBS_OP_DATA3), ST_OP | DC_LIN_VALID | DC_PHY_VALID,
+	eq(rdmsr(IBS_OP_DATA3) & ~DC_CACHE_BITS, ST_OP | DC_LIN_VALID | DC_PHY_VALID,
 	   "store: IbsStOp, IbsDcLinAddrValid, IbsDcPhyAddrValid");
 	eq(rdmsr(IBS_DC_LIN), (u32)ibs_data + 8, "store: IBS_DC_LINADDR exact");
 	eq(rdmsr(IBS_DC_PHYS), (u32)ibs_data + 8, "store: IBS_DC_PHYSADDR");
 	ibs_op_sample(51, "read-modify-write");
 	eq(rdmsr(IBS_OP_RIP), (u32)ibs_rmw, "read-modify-write: IBS_OP_RIP");
-	eq(rdmsr(IBS_OP_DATA3), LD_OP | ST_OP | DC_LIN_VALID | DC_PHY_VALID,
+	eq(rdmsr(IBS_OP_DATA3) & ~DC_CACHE_BITS, LD_OP | ST_OP | DC_LIN_VALID | DC_PHY_VALID,
 	   "read-modify-write: IbsLdOp and IbsStOp");
 	eq(rdmsr(IBS_DC_LIN), (u32)ibs_data + 16, "read-modify-write: IBS_DC_LINADDR exact");
 	ibs_op_sample(52, "JMP");
@@ -3676,6 +3781,7 @@ static void test_ibs(void)
 	for (i = IBS_FETCH_LIN; i <= IBS_BR_TARGET; i++)
 		if (i != IBS_OP_CTL && i != IBS_CTL)
 			wrmsr(i, 0);
+	test_ibs_cache();
 }
 
 static void test_amd(void)
