@@ -3482,10 +3482,12 @@ static void test_ibs_cache(void)
 	u64 lin_phy = DC_LIN_VALID | DC_PHY_VALID, v;
 	u32 base, i;
 
-	eq(ibs_mem_at(11, 0, &base), (u32)mem_ld3, "cache: the 11th of mem_block, the load from DRAM");
+	eq(ibs_mem_at(11, 0, &base), (u32)mem_ld3,
+	   "cache: the 11th of mem_block, the load from DRAM");
 	eq(rdmsr(IBS_OP_DATA3), LD_OP | DC_MISS | DC_L2_MISS | lin_phy | DC_MISS_LAT(200),
 	   "load from DRAM: IbsDcMiss, IbsDcL2Miss, IbsDcMissLat 200");
-	eq(rdmsr(IBS_OP_DATA2), DATA_SRC_DRAM, "load from DRAM: DataSrc 3 (DRAM), RmtNode 0, CacheHitSt 0");
+	eq(rdmsr(IBS_OP_DATA2), DATA_SRC_DRAM,
+	   "load from DRAM: DataSrc 3 (DRAM), RmtNode 0, CacheHitSt 0");
 	eq(rdmsr(IBS_DC_LIN), base + 0x8000, "load from DRAM: IBS_DC_LINADDR");
 	eq(rdmsr(IBS_OP_DATA), 0, "load from DRAM: IBS_OP_DATA 0 (TagToRet, CompToRet 0)");
 	eq(ibs_mem_at(12, 0, &base), (u32)mem_ld4, "cache: the 12th, the load from the L2");
@@ -3526,7 +3528,7 @@ static void test_ibs_cache(void)
 	wrmsr(IBS_OP_RIP, 0);
 	v = ibs_count(IBS_OP_CTL, (u32)(ibs_op(16, 0, 0) | IBS_OP_L3_MISS_ONLY), 0);
 	eq(v, ibs_op(16, 6, 0) | IBS_OP_L3_MISS_ONLY,
-	   "L3MissOnly, 40 NOPs: 17th and 34th discarded, the counter restarts at 0: CurCnt 6, no IbsOpVal");
+	   "L3MissOnly, 40 NOPs: 17th, 34th discarded, counter restarted: CurCnt 6, no IbsOpVal");
 	eq(rdmsr(IBS_OP_RIP), 0, "L3MissOnly, 40 NOPs: no sample");
 	ibs_off();
 	/* fetches: no instruction cache model, none misses the L3 */
@@ -3553,7 +3555,8 @@ static void test_ibs(void)
 	   "ibs: CPUID 8000_0001H ECX IBS (10) and ExtApicSpace (3)");
 	cpuid(0x8000001b, &a, &b, &c, &d);
 	if (ident == ID_ZEN4)
-		eq(a, 0x9ff, "ibs: CPUID 8000_001BH EAX: IBSFFV..OpBrnFuse, Zen4IbsExtensions (11)");
+		eq(a, 0x9ff,
+		   "ibs: CPUID 8000_001BH EAX: IBSFFV..OpBrnFuse, Zen4IbsExtensions (11)");
 	else
 		eq(a, 0x1ff, "ibs: CPUID 8000_001BH EAX: IBSFFV..OpBrnFuse, nothing of Zen 4's");
 
@@ -3583,12 +3586,16 @@ static void test_ibs(void)
 	wrmsr(IBS_OP_DATA2, BIT(3)); gp(1, "IBS_OP_DATA2 bit 3 (reserved) #GP");
 	wrmsr(IBS_OP_DATA3, BIT(9)); gp(1, "IBS_OP_DATA3 bit 9 (reserved) #GP");
 	if (ident != ID_ZEN4) {
-		wrmsr(IBS_OP_CTL, BIT(16)); gp(1, "IBS_OP_CTL L3MissOnly (16: Zen 4's) #GP");
-		wrmsr(IBS_FETCH_CTL, BIT_ULL(59)); gp(1, "IBS_FETCH_CTL L3MissOnly (59: Zen 4's) #GP");
+		wrmsr(IBS_OP_CTL, BIT(16));
+		gp(1, "IBS_OP_CTL L3MissOnly (16: Zen 4's) #GP");
+		wrmsr(IBS_FETCH_CTL, BIT_ULL(59));
+		gp(1, "IBS_FETCH_CTL L3MissOnly (59: Zen 4's) #GP");
 	} else {
-		wrmsr(IBS_OP_CTL, BIT(16)); report(!fault, "Zen 4: IBS_OP_CTL L3MissOnly (16) written");
+		wrmsr(IBS_OP_CTL, BIT(16));
+		report(!fault, "Zen 4: IBS_OP_CTL L3MissOnly (16) written");
 		eq(rdmsr(IBS_OP_CTL), BIT(16), "Zen 4: IBS_OP_CTL L3MissOnly read back");
-		wrmsr(IBS_FETCH_CTL, BIT_ULL(59)); report(!fault, "Zen 4: IBS_FETCH_CTL L3MissOnly (59) written");
+		wrmsr(IBS_FETCH_CTL, BIT_ULL(59));
+		report(!fault, "Zen 4: IBS_FETCH_CTL L3MissOnly (59) written");
 		eq(rdmsr(IBS_FETCH_CTL), BIT_ULL(59), "Zen 4: IBS_FETCH_CTL L3MissOnly read back");
 		ibs_off();
 	}
