@@ -214,7 +214,7 @@ sed -i -E '\@ (selftests/hw_ibs|tool/perf-ibs)$@d' "$ROOT/tests/check.list"
 # boots under -icount (ICOUNT=1) they move to icount.list, which
 # rig/check.sh runs in a second, short boot under -icount shift=0
 # (rig/qemu.sh MODE icount).
-HW_SUITES="selftests/hw_counting selftests/hw_branches selftests/hw_pebs selftests/user_rdpmc base/remove_on_exec"
+HW_SUITES="selftests/hw_counting selftests/hw_branches selftests/hw_pebs selftests/hw_pebs_mem selftests/user_rdpmc base/remove_on_exec"
 : > "$ROOT/tests/icount.list"
 if [ "$ARCH" = x86_64 ] && [ "${ICOUNT:-0}" != 1 ]; then
 	: > "$ROOT/tests/check.list.new"
