@@ -393,9 +393,13 @@ int intel_pebs_init(struct perf_event *event)
  * @event: the precise event, on its counter (hw.idx)
  * @on: arming, the counter's period just set (x86_set_period())
  *
- * The reset value is the whole sample period, which the assist reloads at
- * each record; the first period is what x86_set_period() wrote. The
- * MSRs follow at the next global enable (intel_pebs_enable()).
+ * The reset value, which the assist reloads at each record: for a large
+ * event the whole sample period, as its records wait for a later PMI;
+ * for any other the PMI that each record raises sets the next period, so
+ * the counter goes on from 0 meanwhile, and writes no record of what the
+ * CPU does on its way to the PMI (the NMI's entry: stores, say), as
+ * upstream's does not. The first period is what x86_set_period() wrote.
+ * The MSRs follow at the next global enable (intel_pebs_enable()).
  *
  * Context: the counter's CPU, interrupts off or in NMI, with the counter
  * stopped or the PMU disabled.
@@ -417,7 +421,8 @@ void intel_pebs_program(struct perf_event *event, bool on)
 		return;
 	}
 	ds->pebs_event_reset[pebs_reset_slot(idx)] =
-		(u64)(-period) & x86_cntr_mask(core, idx);
+		hwc->flags & X86_EVENT_FLAG_LARGE_PEBS ?
+		(u64)(-period) & x86_cntr_mask(core, idx) : 0;
 	pc->groups[idx] = hwc->extra_reg.config;
 	pc->enable |= BIT_ULL(idx);
 	if (hwc->flags & X86_EVENT_FLAG_LARGE_PEBS)
