@@ -467,6 +467,47 @@ TEST_F(mem, stores_give_the_address)
 	ASSERT_GT(on, LINES / 4 / PERIOD / 2);
 }
 
+/*
+ * The Golden Cove servers' mem-stores, MEM_TRANS_RETIRED.STORE_SAMPLE,
+ * over the stream of stores: the address, a store, served from where
+ * the line was (each store is the first to its line: not the L1), and a
+ * latency. Other models have no such event: nothing to check there.
+ */
+TEST_F(mem, store_latency_samples)
+{
+	struct perf_event_attr attr;
+	unsigned long base = (unsigned long)self->buf;
+	unsigned long st = LABEL(st_st);
+	int n, i, on = 0;
+
+	if (!self->glc) {
+		TH_LOG("no store-latency event on this model");
+		return;
+	}
+	ms_attr(&attr, EV_STORE_SAMPLE, 0, MEM_SAMPLE_TYPE);
+	n = ms_run(_metadata, false, &attr, self->s, MEM_FN(st_work),
+		   self->buf, LINES / 4);
+	ASSERT_GT(n, 0);
+	for (i = 0; i < n; i++) {
+		const struct mem_sample *s = &self->s[i];
+		union perf_mem_data_src ds = { .val = s->data_src };
+
+		if (s->ip != st)
+			continue;
+		on++;
+		ASSERT_GE(s->addr, base);
+		ASSERT_LT(s->addr, base + ARRAY_BYTES);
+		ASSERT_EQ(0, (s->addr - base) % LINE);
+		ASSERT_EQ(PERF_MEM_OP_STORE, (__u64)ds.mem_op);
+		ASSERT_NE(PERF_MEM_LVLNUM_L1, (__u64)ds.mem_lvl_num);
+		ASSERT_NE(PERF_MEM_LVLNUM_NA, (__u64)ds.mem_lvl_num);
+		ASSERT_GT(s->weight, 0);
+		ASSERT_LE(s->weight, 0xffff);
+	}
+	TH_LOG("%d samples, %d on the store", n, on);
+	ASSERT_GT(on, LINES / 4 / PERIOD / 2);
+}
+
 /* a precise event that is no memory event: its data source is unknown */
 TEST_F(mem, other_events_data_src_na)
 {
