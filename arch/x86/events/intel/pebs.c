@@ -23,6 +23,11 @@
  * registers, XMM registers, LBR entries. Other formats leave precise_ip
  * refused.
  *
+ * What a record says of a memory access (data address, data source,
+ * latency) becomes the sample's ADDR, DATA_SRC and WEIGHT through
+ * pebs_dsrc.c, for the events pebs_mem.c classifies (load latency, with
+ * its threshold, and the memory events with a data address).
+ *
  * An event with a branch stack gets it from the record's LBR group where
  * there is one (format 4), the LBR entries at the record (lbr.c sets up
  * the recording), else from the LBR MSRs at the PMI.
