@@ -211,6 +211,9 @@ struct x86_core_ops {
  * @hw_map: PERF_COUNT_HW_* to event select, 0 where not offered
  * @cache_map: PERF_TYPE_HW_CACHE to event select, 0 where not offered
  * @constraints: counter restrictions of this model, or NULL
+ * @precise_constraints: restrictions that replace @constraints' for the
+ *	precise events they match (Haswell's load-latency event samples on
+ *	GP 0-3 and counts only on 3), or NULL
  * @quirks: the vendor part's own flags for this PMU (its errata and
  *	deprecations); the generic code never reads them
  * @name: sysfs caps/pmu_name, or NULL for none (AMD has none)
@@ -258,6 +261,7 @@ struct x86_core {
 	u64				hw_map[PERF_COUNT_HW_MAX];
 	const x86_cache_map_t		*cache_map;
 	const struct x86_constraint	*constraints;
+	const struct x86_constraint	*precise_constraints;
 	unsigned int			quirks;
 	const char			*name;
 	const char			*vendor;

@@ -44,6 +44,7 @@ extern const struct intel_arch_event intel_arch_events[INTEL_NR_ARCH_EVENTS];
  * @cache_map: PERF_TYPE_HW_CACHE events, or NULL for none
  * @constraints: counter restrictions, or NULL for only the architectural
  *	ones
+ * @pebs_constraints: those of precise events where they differ, or NULL
  */
 struct intel_model {
 	u32				vfm;
@@ -51,6 +52,7 @@ struct intel_model {
 	const char			*name;
 	const x86_cache_map_t		*cache_map;
 	const struct x86_constraint	*constraints;
+	const struct x86_constraint	*pebs_constraints;
 };
 
 /* tables.c (generated from Intel's event lists); ends at vfm 0 */
@@ -235,12 +237,14 @@ enum intel_mem_kind {
 /**
  * struct intel_mem_caps - how a part's memory records read
  * @pmem: data source encodings 8 and 9 are persistent memory, not L4
+ * @snb_enc: encodings 8 to 0DH read as before Skylake (Haswell, Broadwell)
  * @blk: load-latency data sources report store-forwarding blocks
  * @split_lat: the memory info's latency word holds the instruction's
  *	latency (bits 15:0) and the cache latency (47:32)
  */
 struct intel_mem_caps {
 	bool	pmem;
+	bool	snb_enc;
 	bool	blk;
 	bool	split_lat;
 };
