@@ -248,7 +248,7 @@ static DEFINE_PER_CPU(struct pebs_brs, pebs_brs);
  * @groups: MSR_PEBS_DATA_CFG bits each of those events needs, by counter
  * @large: those of @enable whose events are large (X86_EVENT_FLAG_LARGE_PEBS)
  * @ll: the load-latency enables (bit 32 + n) of those of @enable whose
- *	events are load-latency ones, before PEBS_BASELINE
+ *	events are load-latency ones, before PEBS_BASELINE (formats 2, 3)
  * @msr_enable: what IA32_PEBS_ENABLE holds
  * @msr_cfg: what MSR_PEBS_DATA_CFG holds
  * @flushing: intel_pebs_flush() is at work, and an event it stops must
@@ -432,8 +432,8 @@ void intel_pebs_program(struct perf_event *event, bool on)
 	pc->enable |= BIT_ULL(idx);
 	if (hwc->flags & X86_EVENT_FLAG_LARGE_PEBS)
 		pc->large |= BIT_ULL(idx);
-	/* format 3: a load-latency counter's second enable (GP ones only) */
-	if (pebs.fmt == 3 && hwc->extra_reg.idx == INTEL_MEM_LDLAT)
+	/* formats 2, 3: a load-latency counter's second enable (GP only) */
+	if (pebs.fmt != 4 && hwc->extra_reg.idx == INTEL_MEM_LDLAT)
 		pc->ll |= BIT_ULL(idx + 32);
 }
 
@@ -686,7 +686,7 @@ static noinline void pebs_mem_sample(struct perf_event *event,
 		data->sample_flags |= PERF_SAMPLE_DATA_SRC;
 	}
 	if (wt) {
-		data->weight.full = intel_mem_weight(kind, pebs.fmt == 3,
+		data->weight.full = intel_mem_weight(kind, pebs.fmt != 4,
 						     r->latency, r->tsx,
 						     intel_mem_caps(),
 						     wt & PERF_SAMPLE_WEIGHT_STRUCT);

@@ -109,13 +109,41 @@ static const struct dsrc_where dsrc_core[16] = {
 		  PERF_MEM_SNOOP_NONE },
 };
 
+/*
+ * Encodings 8 to 0DH before Skylake (the SDM's table for Sandy Bridge to
+ * Broadwell): beyond the L3, a cache of another socket then memory, each
+ * by what the snoop found; the others read as Skylake's.
+ */
+static const struct dsrc_where dsrc_snb[16] = {
+	/* another socket's cache: clean, then modified */
+	[0x8] = { HIT | PERF_MEM_LVL_REM_CCE1, PERF_MEM_LVLNUM_L3,
+		  PERF_MEM_SNOOP_HIT, 0, true },
+	[0x9] = { HIT | PERF_MEM_LVL_REM_CCE1, PERF_MEM_LVLNUM_L3,
+		  PERF_MEM_SNOOP_HITM, 0, true },
+	/* memory, the line shared: here, then another socket's */
+	[0xa] = { HIT | PERF_MEM_LVL_LOC_RAM, PERF_MEM_LVLNUM_RAM,
+		  PERF_MEM_SNOOP_HIT },
+	[0xb] = { HIT | PERF_MEM_LVL_REM_RAM1, PERF_MEM_LVLNUM_L3,
+		  PERF_MEM_SNOOP_HIT, 0, true },
+	/* memory, the line exclusive: here, then another socket's */
+	[0xc] = { HIT | PERF_MEM_LVL_LOC_RAM, PERF_MEM_LVLNUM_RAM,
+		  PERF_MEM_SNOOP_NONE | PERF_MEM_SNOOP_MISS },
+	[0xd] = { HIT | PERF_MEM_LVL_REM_RAM1, PERF_MEM_LVLNUM_RAM,
+		  PERF_MEM_SNOOP_NONE | PERF_MEM_SNOOP_MISS, 0, true },
+};
+
 #undef HIT
 
 /* where a load- or store-latency access was served, as a load */
 static u64 dsrc_where(u64 dse, const struct intel_mem_caps *caps)
 {
-	const struct dsrc_where *w = &dsrc_core[FIELD_GET(DSE_WHERE, dse)];
-	u64 num = w->num;
+	unsigned int enc = FIELD_GET(DSE_WHERE, dse);
+	const struct dsrc_where *w = &dsrc_core[enc];
+	u64 num;
+
+	if (caps->snb_enc && enc >= 0x8 && enc <= 0xd)
+		w = &dsrc_snb[enc];
+	num = w->num;
 
 	if (num == PERF_MEM_LVLNUM_L4 && caps->pmem)
 		num = PERF_MEM_LVLNUM_PMEM;

@@ -11,6 +11,7 @@
 #include "intel.h"
 
 static const struct intel_mem_caps caps_client = { };
+static const struct intel_mem_caps caps_hsw = { .snb_enc = true };
 static const struct intel_mem_caps caps_server = { .pmem = true };
 static const struct intel_mem_caps caps_glc = {
 	.pmem = true, .blk = true, .split_lat = true,
@@ -100,6 +101,45 @@ static void dsrc_load_pmem(struct kunit *test)
 			1);
 	KUNIT_EXPECT_EQ(test, (u64)dsrc(INTEL_MEM_LDLAT, 0xa, &caps_server).val,
 			dsrc(INTEL_MEM_LDLAT, 0xa, &caps_client).val);
+}
+
+/* Haswell and Broadwell: encodings 8 to 0DH as before Skylake */
+static const struct dsrc_want dsrc_hsw_wants[] = {
+	{ 0x8, L(HIT) | L(REM_CCE1), N(L3), S(HIT), 0, 1 },
+	{ 0x9, L(HIT) | L(REM_CCE1), N(L3), S(HITM), 0, 1 },
+	{ 0xa, L(HIT) | L(LOC_RAM), N(RAM), S(HIT) },
+	{ 0xb, L(HIT) | L(REM_RAM1), N(L3), S(HIT), 0, 1 },
+	{ 0xc, L(HIT) | L(LOC_RAM), N(RAM), S(NONE) | S(MISS) },
+	{ 0xd, L(HIT) | L(REM_RAM1), N(RAM), S(NONE) | S(MISS), 0, 1 },
+};
+
+static void dsrc_load_hsw(struct kunit *test)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(dsrc_hsw_wants); i++) {
+		const struct dsrc_want *w = &dsrc_hsw_wants[i];
+		union perf_mem_data_src d = dsrc(INTEL_MEM_LDLAT, w->enc,
+						 &caps_hsw);
+
+		KUNIT_EXPECT_EQ_MSG(test, (u64)d.mem_lvl, w->lvl,
+				    "enc %#x", w->enc);
+		KUNIT_EXPECT_EQ_MSG(test, (u64)d.mem_lvl_num, w->num,
+				    "enc %#x", w->enc);
+		KUNIT_EXPECT_EQ_MSG(test, (u64)d.mem_snoop, w->snoop,
+				    "enc %#x", w->enc);
+		KUNIT_EXPECT_EQ_MSG(test, (u64)d.mem_remote, w->remote,
+				    "enc %#x", w->enc);
+		KUNIT_EXPECT_EQ_MSG(test, (u64)d.mem_snoopx, 0,
+				    "enc %#x", w->enc);
+	}
+	/* the rest as Skylake's */
+	for (i = 0; i < 16; i++) {
+		if (i >= 0x8 && i <= 0xd)
+			continue;
+		KUNIT_EXPECT_EQ(test, (u64)dsrc(INTEL_MEM_LDLAT, i, &caps_hsw).val,
+				dsrc(INTEL_MEM_LDLAT, i, &caps_client).val);
+	}
 }
 
 /* bits 4 and 5; 6 and 7 only where the part reports blocks */
@@ -198,6 +238,7 @@ static void dsrc_weight(struct kunit *test)
 static struct kunit_case dsrc_cases[] = {
 	KUNIT_CASE(dsrc_load_encodings),
 	KUNIT_CASE(dsrc_load_pmem),
+	KUNIT_CASE(dsrc_load_hsw),
 	KUNIT_CASE(dsrc_load_bits),
 	KUNIT_CASE(dsrc_store_latency),
 	KUNIT_CASE(dsrc_address_only),

@@ -3,7 +3,8 @@
  * x86 perf_events, Intel: memory sampling with PEBS, what `perf mem`
  * uses (SDM vol. 3B, "Load Latency Performance Monitoring Facility").
  *
- * The load-latency event, MEM_TRANS_RETIRED.LOAD_LATENCY (event 0CDH,
+ * On Haswell, Broadwell, the Skylake, Ice Lake and Golden Cove server
+ * models; the load-latency event, MEM_TRANS_RETIRED.LOAD_LATENCY (event 0CDH,
  * unit mask 01H), counts the loads that take longer than the threshold
  * in MSR_PEBS_LD_LAT_THRESHOLD (bits 15:0, core clocks); sampled with
  * PEBS its records carry the load's data address, data source and
@@ -13,7 +14,7 @@
  * whose threshold differs from the one in force waits for a turn
  * (intel_mem_shared_get() refuses it, and the core multiplexes), and a
  * group holding two thresholds could never run and is refused.
- * Before PEBS_BASELINE (format 3) a load-latency counter also needs its
+ * Before PEBS_BASELINE (formats 2, 3) a load-latency counter also needs its
  * IA32_PEBS_ENABLE bit 32 + n (pebs.c).
  *
  * The stores: the retired-store events with a data address
@@ -65,7 +66,7 @@
 #define SEL_LOADS_AUX		0x8203	/* the load-latency helper event */
 
 /* the generations whose memory events differ */
-enum mem_gen { GEN_SKL = 1, GEN_ICL, GEN_GLC };
+enum mem_gen { GEN_HSW = 1, GEN_SKL, GEN_ICL, GEN_GLC };
 
 /*
  * A model's memory sampling, in its match's driver_data: the generation
@@ -77,6 +78,14 @@ enum mem_gen { GEN_SKL = 1, GEN_ICL, GEN_GLC };
 #define MEM_AUX		BIT(5)
 
 static const struct x86_cpu_id mem_models[] __initconst = {
+	X86_MATCH_VFM(INTEL_HASWELL, GEN_HSW),
+	X86_MATCH_VFM(INTEL_HASWELL_L, GEN_HSW),
+	X86_MATCH_VFM(INTEL_HASWELL_G, GEN_HSW),
+	X86_MATCH_VFM(INTEL_HASWELL_X, GEN_HSW),
+	X86_MATCH_VFM(INTEL_BROADWELL, GEN_HSW),
+	X86_MATCH_VFM(INTEL_BROADWELL_G, GEN_HSW),
+	X86_MATCH_VFM(INTEL_BROADWELL_X, GEN_HSW),
+	X86_MATCH_VFM(INTEL_BROADWELL_D, GEN_HSW),
 	X86_MATCH_VFM(INTEL_SKYLAKE, GEN_SKL),
 	X86_MATCH_VFM(INTEL_SKYLAKE_L, GEN_SKL),
 	X86_MATCH_VFM(INTEL_SKYLAKE_X, GEN_SKL | MEM_PMEM),
@@ -159,7 +168,7 @@ static enum intel_mem_kind mem_kind(u64 sel)
 		return INTEL_MEM_NONE;
 	}
 	/* MEM_LOAD_RETIRED, _L3_HIT_, _L3_MISS_ and (Ice Lake on) _MISC_ */
-	if (code >= 0xd1 && code <= (mem.gen == GEN_SKL ? 0xd3 : 0xd4))
+	if (code >= 0xd1 && code <= (mem.gen <= GEN_SKL ? 0xd3 : 0xd4))
 		return INTEL_MEM_LD;
 	return INTEL_MEM_NONE;
 }
@@ -406,6 +415,7 @@ void __init intel_mem_probe(struct x86_core *core)
 	mem.aux = m & MEM_AUX;
 	mem.pebs = core->max_precise;
 	mem.caps.pmem = m & MEM_PMEM;
+	mem.caps.snb_enc = mem.gen == GEN_HSW;
 	mem.caps.blk = mem.gen == GEN_GLC;
 	mem.caps.split_lat = mem.gen == GEN_GLC;
 	mem.ldlat_msr = !rdmsrl_safe(MSR_PEBS_LD_LAT_THRESHOLD, &val) &&
