@@ -218,7 +218,7 @@ ibs_lines=$(grep -E ' (selftests/hw_ibs|tool/perf-ibs)$' "$ROOT/tests/check.list
 sed -i -E '\@ (selftests/hw_ibs|tool/perf-ibs)$@d' "$ROOT/tests/check.list"
 # tool/perf-mem needs PEBS memory sampling, which the Intel identities'
 # model has (rig/qemu patch 0019): it runs in their boots only
-MEM_IDS="skylake icelake sapphirerapids"
+MEM_IDS="broadwell skylake icelake sapphirerapids"
 mem_lines=$(grep -E ' tool/perf-mem$' "$ROOT/tests/check.list" || true)
 sed -i -E '\@ tool/perf-mem$@d' "$ROOT/tests/check.list"
 

@@ -16,7 +16,8 @@
  * facility with a deterministic cache.
  *
  * Runs on the Intel models whose load-latency facility perf drives
- * (Skylake, Ice Lake and Sapphire Rapids classes) where the CPU has PEBS;
+ * (Haswell, Broadwell, Skylake, Ice Lake and Sapphire Rapids classes)
+ * where the CPU has PEBS;
  * everywhere else every test SKIPs (rig/xfail.list).
  */
 #define _GNU_SOURCE
@@ -78,6 +79,7 @@ asm(".text\n"
 
 /* the Intel models whose load-latency facility perf drives */
 static const long mem_models[] = {
+	0x3c, 0x45, 0x46, 0x3f, 0x3d, 0x47, 0x4f, 0x56,	/* Haswell, Broadwell */
 	0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6,	/* Skylake class */
 	0x7d, 0x7e, 0x6a, 0x6c, 0x8c, 0x8d, 0xa7,	/* Ice Lake class */
 	0x8f, 0xcf, 0xad, 0xae,				/* Golden Cove servers */
@@ -530,8 +532,10 @@ TEST_F(mem, other_events_data_src_na)
 }
 
 /*
- * Counting mem-loads with thresholds @a and @b at once, for a while:
- * whether each ran all the time it was enabled
+ * mem-loads with thresholds @a and @b at once (precise, sampling rarely:
+ * on Haswell and Broadwell the event counts on counter 3 only, and
+ * samples on any of 0-3), for a while: whether each ran all the time it
+ * was enabled
  */
 static void two_thresholds(struct __test_metadata *_metadata, char *buf,
 			   __u64 a, __u64 b, bool *full_a, bool *full_b)
@@ -540,9 +544,9 @@ static void two_thresholds(struct __test_metadata *_metadata, char *buf,
 	struct perf_value va, vb;
 	int fa, fb, k;
 
-	perf_attr_user(&attr, PERF_TYPE_RAW, EV_LOAD_LATENCY);
+	ms_attr(&attr, EV_LOAD_LATENCY, a, PERF_SAMPLE_IP);
+	attr.sample_period = 1000003;
 	attr.read_format = READ_FORMAT_TIMES;
-	attr.config1 = a;
 	fa = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fa, 0) TH_LOG("open: %s", strerror(errno));
 	attr.config1 = b;
