@@ -132,6 +132,16 @@ elif [ "$ARCH" = x86_64 ]; then
 		else
 			log "cannot compile rig/guest/ibswork.c: no perf-ibs check"
 		fi
+		# perf mem on Intel PEBS (rig/perf-mem.sh), moved to the
+		# boots of the identities with PEBS memory sampling below
+		if "$TARGET_CC" -static -O2 -Wall \
+			-o "$ROOT/tests/tool/memwork" "$RIG/guest/memwork.c"; then
+			cp "$RIG/perf-mem.sh" "$ROOT/tests/tool/perf-mem"
+			chmod +x "$ROOT/tests/tool/perf-mem"
+			echo "tool 600 tool/perf-mem" >> "$ROOT/tests/check.list"
+		else
+			log "cannot compile rig/guest/memwork.c: no perf-mem check"
+		fi
 	else
 		log "cannot compile rig/guest/hotspots.c: no perf tool check"
 	fi
@@ -206,6 +216,11 @@ fi
 IBS_IDS="zen3 zen4"
 ibs_lines=$(grep -E ' (selftests/hw_ibs|tool/perf-ibs)$' "$ROOT/tests/check.list" || true)
 sed -i -E '\@ (selftests/hw_ibs|tool/perf-ibs)$@d' "$ROOT/tests/check.list"
+# tool/perf-mem needs PEBS memory sampling, which the Intel identities'
+# model has (rig/qemu patch 0019): it runs in their boots only
+MEM_IDS="broadwell skylake icelake sapphirerapids"
+mem_lines=$(grep -E ' tool/perf-mem$' "$ROOT/tests/check.list" || true)
+sed -i -E '\@ tool/perf-mem$@d' "$ROOT/tests/check.list"
 
 # The hardware-counter suites. On x86_64 the rig's emulated PMU counts
 # instructions exactly with or without -icount, but its cycles are one
@@ -214,7 +229,7 @@ sed -i -E '\@ (selftests/hw_ibs|tool/perf-ibs)$@d' "$ROOT/tests/check.list"
 # boots under -icount (ICOUNT=1) they move to icount.list, which
 # rig/check.sh runs in a second, short boot under -icount shift=0
 # (rig/qemu.sh MODE icount).
-HW_SUITES="selftests/hw_counting selftests/hw_branches selftests/hw_pebs selftests/user_rdpmc base/remove_on_exec"
+HW_SUITES="selftests/hw_counting selftests/hw_branches selftests/hw_pebs selftests/hw_pebs_mem selftests/user_rdpmc base/remove_on_exec"
 : > "$ROOT/tests/icount.list"
 if [ "$ARCH" = x86_64 ] && [ "${ICOUNT:-0}" != 1 ]; then
 	: > "$ROOT/tests/check.list.new"
@@ -250,6 +265,9 @@ if [ "$ARCH" = x86_64 ] && [ -n "${X86_IDENTITIES:-}" ]; then
 		cp "$ROOT/tests/identity.list" "$ROOT/tests/id-$id.list"
 		if [[ " $IBS_IDS " == *" $id "* ]] && [ -n "$ibs_lines" ]; then
 			echo "$ibs_lines" >> "$ROOT/tests/id-$id.list"
+		fi
+		if [[ " $MEM_IDS " == *" $id "* ]] && [ -n "$mem_lines" ]; then
+			echo "$mem_lines" >> "$ROOT/tests/id-$id.list"
 		fi
 	done
 	rm -f "$ROOT/tests/identity.list"

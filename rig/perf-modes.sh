@@ -36,7 +36,6 @@ tap_plan
 hostperf_mount > /tmp/hostperf.why || skip_all "$(cat /tmp/hostperf.why)"
 cp /tests/tool/hotspots /host/tmp/hotspots
 
-hp() { chroot /host "$PERF" "$@"; }
 show() { sed 's/^/#   /' "$1" | tail -"${2:-6}"; }
 
 # the cgroup2 hierarchy, seen at /sys/fs/cgroup inside the chroot too

@@ -47,7 +47,6 @@ hostperf_mount > /tmp/hostperf.why || skip_all "$(cat /tmp/hostperf.why)"
 cp /tests/tool/hotspots /host/tmp/hotspots
 echo "# perf: $(chroot /host "$PERF" version 2>&1)"
 
-hp() { chroot /host "$PERF" "$@"; }
 
 # 1. perf record -g on cpu-clock at a fixed frequency: a software event,
 # the same on every kernel whatever its x86 PMU driver (and without
@@ -142,18 +141,7 @@ fi
 # report -D prints each sample's header.misc, in which 0x4000 is
 # PERF_RECORD_MISC_EXACT_IP; perf script the symbol of each IP.
 precise() {
-	hp record -N -e instructions:upp -c 100003 -o /tmp/pebs.data \
-		/tmp/hotspots 1 > /tmp/pebs.log 2>&1 || return 1
-	hp script -i /tmp/pebs.data -F ip,sym > /tmp/pebs.txt 2>/dev/null
-	hp report -i /tmp/pebs.data -D 2>/dev/null |
-		grep 'PERF_RECORD_SAMPLE(' > /tmp/pebs.raw
-	total=$(grep -c . /tmp/pebs.txt)
-	hot=$(grep -c 'hotspot_\(major\|minor\)' /tmp/pebs.txt)
-	raw=$(grep -c . /tmp/pebs.raw)
-	exact=$(grep -c '(IP, 0x[4-7][0-9a-f][0-9a-f][0-9a-f])' /tmp/pebs.raw)
-	echo "# precise: $hot of $total samples in hotspot_*, $exact of $raw exact"
-	[ "$total" -gt 0 ] && [ "$raw" = "$total" ] && [ "$exact" = "$raw" ] &&
-		[ $((hot * 100)) -ge $((total * 90)) ]
+	hp_precise pebs instructions:upp 100003 hotspots 1 90
 }
 if ! grep -q ' pebs' /proc/cpuinfo; then
 	result ok precise "SKIP no PEBS on this CPU"

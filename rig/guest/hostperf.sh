@@ -81,3 +81,54 @@ hostperf_mount() {
 	fi
 	return 0
 }
+
+# Debian's perf, run in the host's root (after hostperf_mount)
+hp() { chroot /host "$PERF" "$@"; }
+
+# hp_precise NAME EVENT PERIOD WORKLOAD SECS PCT: perf record -e EVENT
+# -c PERIOD of /tmp/WORKLOAD SECS (files /tmp/NAME.*): true when every
+# sample is exact (0x4000, PERF_RECORD_MISC_EXACT_IP, in each header.misc
+# that perf report -D prints) and at least PCT% of them are in
+# rig/guest/hotspots.c's hot loops
+hp_precise() {
+	hp record -N -e "$2" -c "$3" -o "/tmp/$1.data" "/tmp/$4" "$5" \
+		> "/tmp/$1.log" 2>&1 || return 1
+	hp script -i "/tmp/$1.data" -F ip,sym > "/tmp/$1.txt" 2>/dev/null
+	hp report -i "/tmp/$1.data" -D 2>/dev/null |
+		grep 'PERF_RECORD_SAMPLE(' > "/tmp/$1.raw"
+	total=$(grep -c . "/tmp/$1.txt")
+	hot=$(grep -c 'hotspot_\(major\|minor\)' "/tmp/$1.txt")
+	raw=$(grep -c . "/tmp/$1.raw")
+	exact=$(grep -c '(IP, 0x[4-7][0-9a-f][0-9a-f][0-9a-f])' "/tmp/$1.raw")
+	echo "# precise: $hot of $total samples in hotspot_*, $exact of $raw exact"
+	[ "$total" -gt 0 ] && [ "$raw" = "$total" ] && [ "$exact" = "$raw" ] &&
+		[ $((hot * 100)) -ge $((total * $6)) ]
+}
+
+# hp_mem NAME WORKLOAD SECS SYMBOL PCT LEVEL LPCT [perf mem record
+# options]: perf mem record of /tmp/WORKLOAD SECS, then perf mem report
+# by memory level, symbol and data symbol (files /tmp/NAME.*): true when
+# of the samples of a memory access (report rows not "N/A or N/A") at
+# least PCT% name the data symbol SYMBOL and, unless LEVEL is empty, at
+# least LPCT% are at the level LEVEL (a pattern of the report's memory
+# access column)
+hp_mem() {
+	_n=$1 _w=$2 _s=$3 _sym=$4 _pct=$5 _lvl=$6 _lpct=$7
+	shift 7
+	hp mem record "$@" -o "/tmp/$_n.data" "/tmp/$_w" "$_s" \
+		> "/tmp/$_n.log" 2>&1 || return 1
+	hp mem report -i "/tmp/$_n.data" --stdio \
+		--sort=mem,sym,symbol_daddr > "/tmp/$_n.txt" 2>/dev/null ||
+		return 1
+	grep -v '^#' "/tmp/$_n.txt" | grep -v '^$' | head -4 |
+		sed "s/^/# $_n: /"
+	grep -v -e '^#' -e 'N/A or N/A' -e '^$' "/tmp/$_n.txt" > "/tmp/$_n.ls"
+	total=$(awk 'NF > 2 { n += $2 } END { print n + 0 }' "/tmp/$_n.ls")
+	array=$(grep "$_sym" "/tmp/$_n.ls" | awk '{ n += $2 } END { print n + 0 }')
+	level=$total
+	[ -n "$_lvl" ] && level=$(grep -E "$_lvl" "/tmp/$_n.ls" |
+		awk '{ n += $2 } END { print n + 0 }')
+	echo "# $_n: $array of $total samples name $_sym${_lvl:+, $level at $_lvl}"
+	[ "$total" -gt 0 ] && [ $((array * 100)) -ge $((total * _pct)) ] &&
+		[ $((level * 100)) -ge $((total * _lpct)) ]
+}

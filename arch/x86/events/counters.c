@@ -20,6 +20,17 @@
 
 #include "pmu.h"
 
+/* the first restriction of table @c that @config matches, or NULL */
+static const struct x86_constraint *
+x86_constraint_for(const struct x86_constraint *c, u64 config)
+{
+	for (; c && c->mask; c++) {
+		if ((config & c->mask) == c->code)
+			return c;
+	}
+	return NULL;
+}
+
 /**
  * x86_allowed_counters - the counters that can count an event select
  * @core: the PMU
@@ -46,12 +57,9 @@ u64 x86_allowed_counters(const struct x86_core *core, u64 config)
 		fixed &= core->fixed;
 	}
 
-	for (; c && c->mask; c++) {
-		if ((config & c->mask) == c->code) {
-			gp &= c->cntrs;
-			break;
-		}
-	}
+	c = x86_constraint_for(c, config);
+	if (c)
+		gp &= c->cntrs;
 	return gp | fixed;
 }
 
@@ -89,8 +97,9 @@ u64 x86_pdist_counters(const struct x86_core *core, u64 cntrs)
  * @event: an event of @core, its hw.config and hw.flags set
  *
  * Those that can count its event select; for a precise event, only those
- * the PMU can also sample precisely with, and for precise_ip 3 those of
- * them x86_pdist_counters() leaves.
+ * the PMU can also sample precisely with (its general-purpose ones as
+ * @core->precise_constraints says, where they say), and for precise_ip 3
+ * those of them x86_pdist_counters() leaves.
  *
  * Context: any; reads only boot-time tables and the event's own state.
  * Return: a set of counter indexes, possibly empty.
@@ -100,6 +109,12 @@ u64 x86_event_counters(const struct x86_core *core, struct perf_event *event)
 	u64 cntrs = x86_allowed_counters(core, event->hw.config);
 
 	if (event->hw.flags & X86_EVENT_FLAG_PEBS) {
+		const struct x86_constraint *c =
+			x86_constraint_for(core->precise_constraints,
+					   event->hw.config);
+
+		if (c)
+			cntrs = (cntrs & ~core->gp) | (core->gp & c->cntrs);
 		cntrs &= core->precise_cntrs;
 		if (event->attr.precise_ip == 3)
 			cntrs = x86_pdist_counters(core, cntrs);

@@ -151,12 +151,53 @@ static void pdist_keeps_precise_3_on_its_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86_pdist_counters(&c, stores), 0);
 }
 
+/* Haswell-like: the load-latency event counts on 3, samples on 0-3 */
+static const struct x86_constraint kunit_ll_constraints[] = {
+	X86_CONSTRAIN_EVENT_UMASK(0x01cd, 0x8),
+	X86_CONSTRAIN_EVENT(0xd0, 0x3),
+	{ }
+};
+
+static const struct x86_constraint kunit_ll_precise[] = {
+	X86_CONSTRAIN_EVENT_UMASK(0x01cd, 0xf),
+	{ }
+};
+
+/*
+ * A precise event that precise_constraints match gets their GP counters
+ * instead of the general table's; other precise events and counting ones
+ * keep the general table's
+ */
+static void precise_constraints_replace_gp(struct kunit *test)
+{
+	struct perf_event *ev = kunit_kzalloc(test, sizeof(*ev), GFP_KERNEL);
+	struct x86_core c = kunit_core;
+
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	c.constraints = kunit_ll_constraints;
+	c.precise_cntrs = GP(4) | FX(0);
+	ev->hw.config = 0x01cd | FLAGS;
+	KUNIT_EXPECT_EQ(test, x86_event_counters(&c, ev), BIT_ULL(3));
+	ev->hw.flags = X86_EVENT_FLAG_PEBS;
+	ev->attr.precise_ip = 2;
+	KUNIT_EXPECT_EQ(test, x86_event_counters(&c, ev), BIT_ULL(3));
+	c.precise_constraints = kunit_ll_precise;
+	KUNIT_EXPECT_EQ(test, x86_event_counters(&c, ev), GP(4));
+	ev->hw.config = 0x81d0 | FLAGS;
+	KUNIT_EXPECT_EQ(test, x86_event_counters(&c, ev), GP(2));
+	ev->hw.config = 0x01cd | FLAGS;
+	ev->hw.flags = 0;
+	ev->attr.precise_ip = 0;
+	KUNIT_EXPECT_EQ(test, x86_event_counters(&c, ev), BIT_ULL(3));
+}
+
 static struct kunit_case x86_counters_cases[] = {
 	KUNIT_CASE(allowed_follows_fixed_and_constraints),
 	KUNIT_CASE(assign_places_restricted_events_first),
 	KUNIT_CASE(assign_prefers_fixed_counters),
 	KUNIT_CASE(assign_respects_busy_and_runs_out),
 	KUNIT_CASE(pdist_keeps_precise_3_on_its_counters),
+	KUNIT_CASE(precise_constraints_replace_gp),
 	{}
 };
 

@@ -294,12 +294,13 @@ static int x86_repack(const struct x86_core *core, struct x86_cpu_pmu *cpuc,
  *
  * A free counter the event may use is taken; when none is free the
  * events already here are re-placed if that makes room (x86_repack()).
- * An event with a branch stack also needs the vendor's branch recorder.
+ * An event with a branch stack also needs the vendor's branch recorder,
+ * and one with X86_EVENT_FLAG_SHARED_REG the register it shares.
  *
  * Context: the CPU the event is scheduled in on, interrupts off, the
  * context lock held; usually within pmu_disable/pmu_enable.
- * Return: 0, or -EAGAIN when it does not fit or the branch recorder is
- * set up for other events (the core multiplexes).
+ * Return: 0, or -EAGAIN when it does not fit, or the branch recorder or
+ * the shared register is set up for other events (the core multiplexes).
  */
 int x86_pmu_add(struct perf_event *event, int flags)
 {
@@ -316,13 +317,22 @@ int x86_pmu_add(struct perf_event *event, int flags)
 			return idx;
 	}
 	/*
-	 * Last, as it may change the branch recorder: a failure leaves at
-	 * most the others re-placed by x86_repack(), which is harmless.
+	 * Last, as they may change the branch recorder and the shared
+	 * register: a failure leaves at most the others re-placed by
+	 * x86_repack(), which is harmless.
 	 */
-	if (hwc->flags & X86_EVENT_FLAG_LBR) {
-		ret = core->ops->branch_add(event);
+	if (hwc->flags & X86_EVENT_FLAG_SHARED_REG) {
+		ret = core->ops->shared_get(event);
 		if (ret)
 			return ret;
+	}
+	if (hwc->flags & X86_EVENT_FLAG_LBR) {
+		ret = core->ops->branch_add(event);
+		if (ret) {
+			if (hwc->flags & X86_EVENT_FLAG_SHARED_REG)
+				core->ops->shared_put(event);
+			return ret;
+		}
 	}
 
 	x86_place(core, cpuc, event, idx);
@@ -360,6 +370,8 @@ void x86_pmu_del(struct perf_event *event, int flags)
 		perf_sched_cb_dec(event->pmu);
 	if (event->hw.flags & X86_EVENT_FLAG_LBR)
 		core->ops->branch_del(event);
+	if (event->hw.flags & X86_EVENT_FLAG_SHARED_REG)
+		core->ops->shared_put(event);
 	perf_event_update_userpage(event);
 }
 

@@ -126,6 +126,11 @@ struct x86_constraint {
  * @precise_flush: the same outside the PMI, for the records that events
  *	with X86_EVENT_FLAG_LARGE_PEBS left waiting in the buffer; NULL when
  *	no event can have that flag
+ * @shared_get: an event with X86_EVENT_FLAG_SHARED_REG is going on this
+ *	CPU's counters and needs the per-CPU register it shares with other
+ *	events set its way (Intel's load-latency threshold); 0, or -EAGAIN
+ *	while events here need it set another way (the core multiplexes)
+ * @shared_put: it has left them
  * @precise_forward: offered every new event with attr.precise_ip first,
  *	before any other check, for a vendor whose precise sampling is
  *	another PMU (AMD IBS): 0 to go on, or an errno the core PMU's
@@ -162,6 +167,8 @@ struct x86_core_ops {
 		     u64 status, struct pt_regs *regs);
 	void (*precise_flush)(struct x86_core *core, struct x86_cpu_pmu *cpuc);
 	int (*precise_forward)(struct perf_event *event);
+	int (*shared_get)(struct perf_event *event);
+	void (*shared_put)(struct perf_event *event);
 };
 
 /* hw.flags: the event records a branch stack (the vendor's recorder) */
@@ -175,6 +182,11 @@ struct x86_core_ops {
  * or its task leaves the counter, and before a read
  */
 #define X86_EVENT_FLAG_LARGE_PEBS	BIT(2)
+/*
+ * hw.flags: the event needs a per-CPU register set its way while it is
+ * on a counter, which other events share (@shared_get/@shared_put)
+ */
+#define X86_EVENT_FLAG_SHARED_REG	BIT(3)
 
 /**
  * struct x86_core - one core PMU: the struct pmu, its hardware, its CPUs
@@ -199,6 +211,9 @@ struct x86_core_ops {
  * @hw_map: PERF_COUNT_HW_* to event select, 0 where not offered
  * @cache_map: PERF_TYPE_HW_CACHE to event select, 0 where not offered
  * @constraints: counter restrictions of this model, or NULL
+ * @precise_constraints: restrictions that replace @constraints' for the
+ *	precise events they match (Haswell's load-latency event samples on
+ *	GP 0-3 and counts only on 3), or NULL
  * @quirks: the vendor part's own flags for this PMU (its errata and
  *	deprecations); the generic code never reads them
  * @name: sysfs caps/pmu_name, or NULL for none (AMD has none)
@@ -246,6 +261,7 @@ struct x86_core {
 	u64				hw_map[PERF_COUNT_HW_MAX];
 	const x86_cache_map_t		*cache_map;
 	const struct x86_constraint	*constraints;
+	const struct x86_constraint	*precise_constraints;
 	unsigned int			quirks;
 	const char			*name;
 	const char			*vendor;

@@ -50,13 +50,19 @@
 
 static DEFINE_PER_CPU(struct perf_guest_switch_msr, intel_guest_msrs[2]);
 
-/* raw AnyThread needs the right to watch the whole CPU (both threads) */
+/*
+ * Memory sampling's checks and setup (pebs_mem.c); raw AnyThread needs
+ * the right to watch the whole CPU (both threads)
+ */
 static int intel_hw_config(struct perf_event *event)
 {
 	const struct x86_core *core = x86_event_core(event);
 	struct perf_event_attr *attr = &event->attr;
 	int ret;
 
+	ret = intel_mem_hw_config(event);
+	if (ret)
+		return ret;
 	if (attr->type != event->pmu->type ||
 	    !(attr->config & ARCH_PERFMON_EVENTSEL_ANY))
 		return 0;
@@ -220,6 +226,7 @@ static void intel_reset_cpu(struct x86_core *core)
 	if (!core->gated)
 		wrmsrl(MSR_CORE_PERF_GLOBAL_OVF_CTRL, core->gp | core->fixed);
 	intel_pebs_reset_cpu();
+	intel_mem_reset_cpu();
 	intel_lbr_reset_cpu();
 }
 
@@ -242,6 +249,8 @@ static const struct x86_core_ops intel_ops = {
 	.precise_init	= intel_pebs_init,
 	.drain		= intel_pebs_drain,
 	.precise_flush	= intel_pebs_flush,
+	.shared_get	= intel_mem_shared_get,
+	.shared_put	= intel_mem_shared_put,
 };
 
 /* version 1: no global registers, no fixed counters, no LBR we drive */
@@ -416,6 +425,7 @@ int __init intel_core_probe(struct x86_core *core)
 	if (!core->gated) {
 		intel_lbr_probe(core, caps);
 		intel_pebs_probe(core, caps);
+		intel_mem_probe(core);
 	}
 	return 0;
 }

@@ -44,6 +44,7 @@ extern const struct intel_arch_event intel_arch_events[INTEL_NR_ARCH_EVENTS];
  * @cache_map: PERF_TYPE_HW_CACHE events, or NULL for none
  * @constraints: counter restrictions, or NULL for only the architectural
  *	ones
+ * @pebs_constraints: those of precise events where they differ, or NULL
  */
 struct intel_model {
 	u32				vfm;
@@ -51,6 +52,7 @@ struct intel_model {
 	const char			*name;
 	const x86_cache_map_t		*cache_map;
 	const struct x86_constraint	*constraints;
+	const struct x86_constraint	*pebs_constraints;
 };
 
 /* tables.c (generated from Intel's event lists); ends at vfm 0 */
@@ -176,9 +178,11 @@ void intel_ds_load(struct debug_store *cea_ds);
  * @next_ip: RIP after it
  * @gpr: RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8-R15: by register
  *	number, as instructions encode them
- * @has_mem: @addr and @latency hold its memory info
+ * @has_mem: @addr, @dse, @latency and @tsx hold its memory info
  * @addr: the data linear address
- * @latency: the load latency
+ * @dse: the data source word (format 4: the memory info's second word)
+ * @latency: the latency word
+ * @tsx: the TSX tuning word
  * @lbrs: its LBR entries, youngest first, or NULL
  * @nr_lbrs: how many
  */
@@ -193,7 +197,9 @@ struct intel_pebs_rec {
 	u64				gpr[16];
 	bool				has_mem;
 	u64				addr;
+	u64				dse;
 	u64				latency;
+	u64				tsx;
 	const u64			*xmm;
 	const struct intel_lbr_rec	*lbrs;
 	unsigned int			nr_lbrs;
@@ -209,6 +215,53 @@ bool intel_pebs_rec_fmt4(const void *raw, u64 left, struct intel_pebs_rec *r);
 unsigned int intel_pebs_rec_size(unsigned int fmt, u64 cfg);
 u64 intel_pebs_rec_peek(unsigned int fmt, const void *raw, u64 left,
 			u32 *size);
+
+/**
+ * enum intel_mem_kind - what a precise event's records say of memory
+ * @INTEL_MEM_NONE: nothing
+ * @INTEL_MEM_LDLAT: a load-latency event's: data source, latency
+ * @INTEL_MEM_STLAT: a store-latency event's (Golden Cove servers)
+ * @INTEL_MEM_LD: a retired load's data address
+ * @INTEL_MEM_ST: a retired store's, and whether it hit the L1
+ *
+ * An event's is in hw.extra_reg.idx (pebs_mem.c sets it).
+ */
+enum intel_mem_kind {
+	INTEL_MEM_NONE,
+	INTEL_MEM_LDLAT,
+	INTEL_MEM_STLAT,
+	INTEL_MEM_LD,
+	INTEL_MEM_ST,
+};
+
+/**
+ * struct intel_mem_caps - how a part's memory records read
+ * @pmem: data source encodings 8 and 9 are persistent memory, not L4
+ * @snb_enc: encodings 8 to 0DH read as before Skylake (Haswell, Broadwell)
+ * @blk: load-latency data sources report store-forwarding blocks
+ * @split_lat: the memory info's latency word holds the instruction's
+ *	latency (bits 15:0) and the cache latency (47:32)
+ */
+struct intel_mem_caps {
+	bool	pmem;
+	bool	snb_enc;
+	bool	blk;
+	bool	split_lat;
+};
+
+/* pebs_dsrc.c */
+u64 intel_mem_data_src(enum intel_mem_kind kind, u64 dse,
+		       const struct intel_mem_caps *caps);
+u64 intel_mem_weight(enum intel_mem_kind kind, bool fixed, u64 lat, u64 tsx,
+		     const struct intel_mem_caps *caps, bool structured);
+
+/* pebs_mem.c */
+void intel_mem_probe(struct x86_core *core);
+const struct intel_mem_caps *intel_mem_caps(void);
+int intel_mem_hw_config(struct perf_event *event);
+int intel_mem_shared_get(struct perf_event *event);
+void intel_mem_shared_put(struct perf_event *event);
+void intel_mem_reset_cpu(void);
 
 /* pebs.c */
 void intel_pebs_probe(struct x86_core *core, u64 caps);

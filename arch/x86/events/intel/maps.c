@@ -111,6 +111,12 @@ static const struct x86_constraint hsw_constraints[] = {
 	{ }
 };
 
+/* precise, the load-latency event samples on any of counters 0-3 */
+static const struct x86_constraint hsw_pebs_constraints[] = {
+	X86_CONSTRAIN_EVENT_UMASK(0x01cd, 0xf),	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
+	{ }
+};
+
 /* Goldmont, Goldmont Plus and Tremont Atom (E-)cores */
 static const x86_cache_map_t glm_cache_map = {
 	[C(L1D)][C(OP_READ)][C(RESULT_ACCESS)] = 0x81d0,	/* MEM_UOPS_RETIRED.ALL_LOADS */
@@ -127,14 +133,22 @@ static const x86_cache_map_t glm_cache_map = {
 
 /* the models written by hand; ends at vfm 0 */
 static const struct intel_model intel_sdm_models[] = {
-	{ INTEL_HASWELL, 0, "haswell", &hsw_cache_map, hsw_constraints },
-	{ INTEL_HASWELL_X, 0, "haswell", &hsw_cache_map, hsw_constraints },
-	{ INTEL_HASWELL_L, 0, "haswell", &hsw_cache_map, hsw_constraints },
-	{ INTEL_HASWELL_G, 0, "haswell", &hsw_cache_map, hsw_constraints },
-	{ INTEL_BROADWELL, 0, "broadwell", &hsw_cache_map, hsw_constraints },
-	{ INTEL_BROADWELL_D, 0, "broadwell", &hsw_cache_map, hsw_constraints },
-	{ INTEL_BROADWELL_G, 0, "broadwell", &hsw_cache_map, hsw_constraints },
-	{ INTEL_BROADWELL_X, 0, "broadwell", &hsw_cache_map, hsw_constraints },
+	{ INTEL_HASWELL, 0, "haswell", &hsw_cache_map, hsw_constraints,
+	  hsw_pebs_constraints },
+	{ INTEL_HASWELL_X, 0, "haswell", &hsw_cache_map, hsw_constraints,
+	  hsw_pebs_constraints },
+	{ INTEL_HASWELL_L, 0, "haswell", &hsw_cache_map, hsw_constraints,
+	  hsw_pebs_constraints },
+	{ INTEL_HASWELL_G, 0, "haswell", &hsw_cache_map, hsw_constraints,
+	  hsw_pebs_constraints },
+	{ INTEL_BROADWELL, 0, "broadwell", &hsw_cache_map, hsw_constraints,
+	  hsw_pebs_constraints },
+	{ INTEL_BROADWELL_D, 0, "broadwell", &hsw_cache_map, hsw_constraints,
+	  hsw_pebs_constraints },
+	{ INTEL_BROADWELL_G, 0, "broadwell", &hsw_cache_map, hsw_constraints,
+	  hsw_pebs_constraints },
+	{ INTEL_BROADWELL_X, 0, "broadwell", &hsw_cache_map, hsw_constraints,
+	  hsw_pebs_constraints },
 	{ INTEL_SKYLAKE, 0, "skylake", &skl_cache_map, skl_constraints },
 	{ INTEL_SKYLAKE_L, 0, "skylake", &skl_cache_map, skl_constraints },
 	{ INTEL_SKYLAKE_X, 0, "skylake", &skl_cache_map, skl_constraints },
@@ -208,6 +222,7 @@ void intel_model_tables(struct x86_core *core)
 		core->cache_map = m->cache_map;
 		if (m->constraints)
 			core->constraints = m->constraints;
+		core->precise_constraints = m->pebs_constraints;
 	} else if (core->version == 1) {
 		core->name = "generic_arch_v1";
 	} else if (core->version < 5) {

@@ -23,6 +23,11 @@
  * registers, XMM registers, LBR entries. Other formats leave precise_ip
  * refused.
  *
+ * What a record says of a memory access (data address, data source,
+ * latency) becomes the sample's ADDR, DATA_SRC and WEIGHT through
+ * pebs_dsrc.c, for the events pebs_mem.c classifies (load latency, with
+ * its threshold, and the memory events with a data address).
+ *
  * An event with a branch stack gets it from the record's LBR group where
  * there is one (format 4), the LBR entries at the record (lbr.c sets up
  * the recording), else from the LBR MSRs at the PMI.
@@ -109,11 +114,16 @@
 					    MAX_FIXED_PEBS_EVENTS - 1, \
 					    INTEL_PMC_IDX_FIXED)
 
-/* the sample fields the memory info group gives */
+/* the sample fields the memory info group gives, or the core derives */
 #define PEBS_MEM_SAMPLE		(PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC | \
 				 PERF_SAMPLE_WEIGHT | \
 				 PERF_SAMPLE_WEIGHT_STRUCT | \
-				 PERF_SAMPLE_TRANSACTION)
+				 PERF_SAMPLE_TRANSACTION | \
+				 PERF_SAMPLE_PHYS_ADDR | \
+				 PERF_SAMPLE_DATA_PAGE_SIZE)
+/* those that need the data address */
+#define PEBS_ADDR_SAMPLE	(PERF_SAMPLE_ADDR | PERF_SAMPLE_PHYS_ADDR | \
+				 PERF_SAMPLE_DATA_PAGE_SIZE)
 
 /*
  * Which counters of a format 4 model sample with precise distribution
@@ -182,15 +192,16 @@ static const struct x86_cpu_id pebs_pdist_models[] __initconst = {
  * The sample fields a large event may ask for: those a record gives
  * (IP, registers, memory info, branch stack, time; PHYS_ADDR and
  * CODE_PAGE_SIZE are derived from them), and those that hold wherever
- * the flush runs, as it runs on the event's CPU in its task.
+ * the flush runs, as it runs on the event's CPU in its task. As
+ * upstream, not the data page size.
  */
-#define PEBS_LARGE_SAMPLE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
-				 PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
-				 PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_CPU | \
-				 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_PERIOD | \
-				 PERF_SAMPLE_REGS_INTR | PEBS_MEM_SAMPLE | \
-				 PERF_SAMPLE_PHYS_ADDR | \
-				 PERF_SAMPLE_CODE_PAGE_SIZE)
+#define PEBS_LARGE_SAMPLE	((PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+				  PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
+				  PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_CPU | \
+				  PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_PERIOD | \
+				  PERF_SAMPLE_REGS_INTR | PEBS_MEM_SAMPLE | \
+				  PERF_SAMPLE_CODE_PAGE_SIZE) & \
+				 ~PERF_SAMPLE_DATA_PAGE_SIZE)
 
 /* the registers the GPR group holds, as PERF_REG_X86_* bits */
 #define PEBS_GPR_REGS		(GENMASK_ULL(PERF_REG_X86_FLAGS, \
@@ -236,6 +247,8 @@ static DEFINE_PER_CPU(struct pebs_brs, pebs_brs);
  * @enable: PEBS_ENABLE bits of the counters counting precise events
  * @groups: MSR_PEBS_DATA_CFG bits each of those events needs, by counter
  * @large: those of @enable whose events are large (X86_EVENT_FLAG_LARGE_PEBS)
+ * @ll: the load-latency enables (bit 32 + n) of those of @enable whose
+ *	events are load-latency ones, before PEBS_BASELINE (formats 2, 3)
  * @msr_enable: what IA32_PEBS_ENABLE holds
  * @msr_cfg: what MSR_PEBS_DATA_CFG holds
  * @flushing: intel_pebs_flush() is at work, and an event it stops must
@@ -245,6 +258,7 @@ struct pebs_cpu {
 	void	*buf;
 	u64	enable;
 	u64	large;
+	u64	ll;
 	u64	groups[X86_NR_IDX];
 	u64	msr_enable;
 	u64	msr_cfg;
@@ -384,9 +398,13 @@ int intel_pebs_init(struct perf_event *event)
  * @event: the precise event, on its counter (hw.idx)
  * @on: arming, the counter's period just set (x86_set_period())
  *
- * The reset value is the whole sample period, which the assist reloads at
- * each record; the first period is what x86_set_period() wrote. The
- * MSRs follow at the next global enable (intel_pebs_enable()).
+ * The reset value, which the assist reloads at each record: for a large
+ * event the whole sample period, as its records wait for a later PMI;
+ * for any other the PMI that each record raises sets the next period, so
+ * the counter goes on from 0 meanwhile, and writes no record of what the
+ * CPU does on its way to the PMI (the NMI's entry: stores, say), as
+ * upstream's does not. The first period is what x86_set_period() wrote.
+ * The MSRs follow at the next global enable (intel_pebs_enable()).
  *
  * Context: the counter's CPU, interrupts off or in NMI, with the counter
  * stopped or the PMU disabled.
@@ -404,14 +422,19 @@ void intel_pebs_program(struct perf_event *event, bool on)
 	if (!on) {
 		pc->enable &= ~BIT_ULL(idx);
 		pc->large &= ~BIT_ULL(idx);
+		pc->ll &= ~BIT_ULL(idx + 32);
 		return;
 	}
 	ds->pebs_event_reset[pebs_reset_slot(idx)] =
-		(u64)(-period) & x86_cntr_mask(core, idx);
+		hwc->flags & X86_EVENT_FLAG_LARGE_PEBS ?
+		(u64)(-period) & x86_cntr_mask(core, idx) : 0;
 	pc->groups[idx] = hwc->extra_reg.config;
 	pc->enable |= BIT_ULL(idx);
 	if (hwc->flags & X86_EVENT_FLAG_LARGE_PEBS)
 		pc->large |= BIT_ULL(idx);
+	/* formats 2, 3: a load-latency counter's second enable (GP only) */
+	if (pebs.fmt != 4 && hwc->extra_reg.idx == INTEL_MEM_LDLAT)
+		pc->ll |= BIT_ULL(idx + 32);
 }
 
 /**
@@ -449,7 +472,8 @@ static void pebs_set_threshold(struct pebs_cpu *pc, u64 cfg)
  *
  * Part of the global enable, before IA32_PERF_GLOBAL_CTRL: the groups the
  * CPU's precise events need (format 4), the buffer's interrupt
- * threshold, and their PEBS_ENABLE bits. Each MSR is written only when
+ * threshold, and their PEBS_ENABLE bits (with format 3's load-latency
+ * ones). Each MSR is written only when
  * it changes: MSR_PEBS_DATA_CFG, which format 3 lacks, never there, as
  * its events need no groups.
  *
@@ -459,7 +483,7 @@ void intel_pebs_enable(void)
 {
 	struct pebs_cpu *pc = this_cpu_ptr(&pebs_cpu);
 	unsigned long idx;
-	u64 cfg = 0;
+	u64 cfg = 0, want;
 
 	if (!pebs.max_precise)
 		return;
@@ -471,9 +495,10 @@ void intel_pebs_enable(void)
 	}
 	if (pc->enable)
 		pebs_set_threshold(pc, cfg);
-	if (pc->enable != pc->msr_enable) {
-		wrmsrl(MSR_IA32_PEBS_ENABLE, pc->enable);
-		pc->msr_enable = pc->enable;
+	want = pc->enable | pc->ll;
+	if (want != pc->msr_enable) {
+		wrmsrl(MSR_IA32_PEBS_ENABLE, want);
+		pc->msr_enable = want;
 	}
 }
 
@@ -506,7 +531,7 @@ void intel_pebs_disable(void)
  */
 u64 intel_pebs_guest_enable(void)
 {
-	return this_cpu_read(pebs_cpu.enable);
+	return this_cpu_read(pebs_cpu.enable) | this_cpu_read(pebs_cpu.ll);
 }
 
 /**
@@ -540,6 +565,7 @@ void intel_pebs_reset_cpu(void)
 		wrmsrl(MSR_PEBS_DATA_CFG, 0);
 	pc->enable = 0;
 	pc->large = 0;
+	pc->ll = 0;
 	pc->msr_enable = 0;
 	pc->msr_cfg = 0;
 	memset(ds, 0, sizeof(*ds));
@@ -636,6 +662,39 @@ static void pebs_brstack(struct perf_event *event,
 }
 
 /*
+ * What a record's memory info gives a sample of @event that asks for
+ * some of it: the data address (which PERF_SAMPLE_PHYS_ADDR and
+ * _DATA_PAGE_SIZE are found from), the data source and the weight, as
+ * the event's kind reads them (pebs_dsrc.c). Only for such samples:
+ * others pay nothing for it.
+ */
+static noinline void pebs_mem_sample(struct perf_event *event,
+				     const struct intel_pebs_rec *r,
+				     struct perf_sample_data *data)
+{
+	enum intel_mem_kind kind = event->hw.extra_reg.idx;
+	u64 type = event->attr.sample_type;
+	u64 wt = type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT);
+
+	if (type & PEBS_ADDR_SAMPLE) {
+		data->addr = r->addr;
+		data->sample_flags |= PERF_SAMPLE_ADDR;
+	}
+	if (type & PERF_SAMPLE_DATA_SRC) {
+		data->data_src.val = intel_mem_data_src(kind, r->dse,
+							intel_mem_caps());
+		data->sample_flags |= PERF_SAMPLE_DATA_SRC;
+	}
+	if (wt) {
+		data->weight.full = intel_mem_weight(kind, pebs.fmt != 4,
+						     r->latency, r->tsx,
+						     intel_mem_caps(),
+						     wt & PERF_SAMPLE_WEIGHT_STRUCT);
+		data->sample_flags |= wt;
+	}
+}
+
+/*
  * One sample of @event from the record @r. The event's @last record of
  * this drain is its overflow: it counts against the interrupt budget and
  * the refresh limit, runs the overflow program and signal, as one
@@ -674,17 +733,8 @@ static bool pebs_sample(struct perf_event *event,
 	pebs_regs(event, regs, r);
 	if (event->attr.sample_regs_intr & PERF_REG_EXTENDED_MASK)
 		xregs.xmm_regs = (u64 *)r->xmm;
-	if (r->has_mem) {
-		if (type & PERF_SAMPLE_ADDR) {
-			data.addr = r->addr;
-			data.sample_flags |= PERF_SAMPLE_ADDR;
-		}
-		if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
-			data.weight.full = r->latency;
-			data.sample_flags |= type & (PERF_SAMPLE_WEIGHT |
-						     PERF_SAMPLE_WEIGHT_STRUCT);
-		}
-	}
+	if (r->has_mem && (type & PEBS_MEM_SAMPLE))
+		pebs_mem_sample(event, r, &data);
 	if (hwc->flags & X86_EVENT_FLAG_LBR) {
 		if (r->lbrs)
 			pebs_brstack(event, &data, r->lbrs, r->nr_lbrs);

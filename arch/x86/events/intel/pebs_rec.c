@@ -93,7 +93,9 @@ bool intel_pebs_rec_fixed(unsigned int fmt, const void *raw, u64 left,
 				    p->r12, p->r13, p->r14, p->r15 },
 		.has_mem	= true,
 		.addr		= p->data_addr,
+		.dse		= p->data_source,
 		.latency	= p->latency,
+		.tsx		= p->tx_abort,
 	};
 	return true;
 }
@@ -145,7 +147,9 @@ bool intel_pebs_rec_fmt4(const void *raw, u64 left, struct intel_pebs_rec *r)
 		mem = next;
 		r->has_mem = true;
 		r->addr = mem->address;
+		r->dse = mem->aux;
 		r->latency = mem->mem_latency;
+		r->tsx = mem->tsx_tuning;
 		next = mem + 1;
 	}
 	if (groups & PEBS_DATACFG_GP) {

@@ -44,6 +44,8 @@ static void pebs_rec_fmt3_fields(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, r.has_mem);
 	KUNIT_EXPECT_EQ(test, r.addr, 0x1000ULL + F3_DLA);
 	KUNIT_EXPECT_EQ(test, r.latency, 0x1000ULL + F3_LAT);
+	KUNIT_EXPECT_EQ(test, r.dse, 0x1000ULL + F3_DSE);
+	KUNIT_EXPECT_EQ(test, r.tsx, 0x1000ULL + F3_TX);
 	KUNIT_EXPECT_NULL(test, r.lbrs);
 	/* by register number: RAX RCX RDX RBX RSP RBP RSI RDI R8-R15 */
 	KUNIT_EXPECT_EQ(test, r.gpr[0], 0x1000ULL + F3_RAX);
@@ -123,7 +125,9 @@ static void pebs_rec_fmt4_groups(struct kunit *test)
 	raw[2] = BIT_ULL(32);		/* fixed counter 0 */
 	raw[3] = 12345;			/* TSC */
 	raw[4] = 0xdada;		/* data address */
+	raw[5] = 0x31;			/* data source (aux) */
 	raw[6] = 77;			/* latency */
+	raw[7] = 0x7ab;			/* TSX tuning */
 	raw[8] = 0x246;			/* RFLAGS */
 	raw[9] = 0x401004;		/* RIP */
 	for (i = 0; i < 16; i++)
@@ -140,6 +144,8 @@ static void pebs_rec_fmt4_groups(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.tsc, 12345ULL);
 	KUNIT_EXPECT_EQ(test, r.addr, 0xdadaULL);
 	KUNIT_EXPECT_EQ(test, r.latency, 77ULL);
+	KUNIT_EXPECT_EQ(test, r.dse, 0x31ULL);
+	KUNIT_EXPECT_EQ(test, r.tsx, 0x7abULL);
 	KUNIT_EXPECT_EQ(test, r.flags, 0x246ULL);
 	for (i = 0; i < 16; i++)
 		KUNIT_EXPECT_EQ(test, r.gpr[i], 0x100ULL + i);
