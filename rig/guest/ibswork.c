@@ -11,8 +11,7 @@
  *
  * Usage: ibswork SECONDS
  */
-#include <stdlib.h>
-#include <time.h>
+#include "timed.h"
 
 /* initialized: in .data, which the binary's file maps, so perf finds it */
 unsigned long ibs_array[4096] = { 1 };
@@ -28,15 +27,13 @@ static void ibs_touch(unsigned long rounds)
 		}
 }
 
+static void ibs_step(void)
+{
+	ibs_touch(100);
+}
+
 int main(int argc, char **argv)
 {
-	double secs = argc > 1 ? atof(argv[1]) : 1;
-	struct timespec t0, t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		ibs_touch(100);
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
+	run_for(argc, argv, ibs_step);
 	return ibs_array[1] == 42;
 }

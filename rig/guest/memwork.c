@@ -15,8 +15,7 @@
  *
  * Usage: memwork SECONDS
  */
-#include <stdlib.h>
-#include <time.h>
+#include "timed.h"
 
 #define WORDS	((2UL << 20) / sizeof(unsigned long))
 
@@ -35,15 +34,13 @@ static void mem_stream(unsigned long rounds)
 		}
 }
 
+static void mem_step(void)
+{
+	mem_stream(4);
+}
+
 int main(int argc, char **argv)
 {
-	double secs = argc > 1 ? atof(argv[1]) : 1;
-	struct timespec t0, t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		mem_stream(4);
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
+	run_for(argc, argv, mem_step);
 	return mem_array[1] == 42;
 }
