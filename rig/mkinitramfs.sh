@@ -108,27 +108,25 @@ if [ "$ARCH" = x86_64 ] && [ "$DEBUG" = 1 ]; then
 	log "DEBUG=1: no tool/* suites (a debug kernel hangs mounting the host share)"
 elif [ "$ARCH" = x86_64 ]; then
 	mkdir -p "$ROOT/tests/tool"
+	# tool_suite NAME SECS: rig/NAME.sh as tool/NAME, SECS its time limit
+	tool_suite() {
+		cp "$RIG/$1.sh" "$ROOT/tests/tool/$1"
+		chmod +x "$ROOT/tests/tool/$1"
+		echo "tool $2 tool/$1" >> "$ROOT/tests/check.list"
+	}
 	# -O0: see rig/guest/hotspots.c for why, frame pointers throughout
 	if "$TARGET_CC" -static -O0 -fno-omit-frame-pointer -Wall \
 		-o "$ROOT/tests/tool/hotspots" "$RIG/guest/hotspots.c"; then
-		cp "$RIG/perf-tool.sh" "$ROOT/tests/tool/perf-tool"
-		chmod +x "$ROOT/tests/tool/perf-tool"
-		echo "tool 600 tool/perf-tool" >> "$ROOT/tests/check.list"
+		tool_suite perf-tool 600
 		# Debian's bpftrace on the same workload (rig/bpftrace.sh)
-		cp "$RIG/bpftrace.sh" "$ROOT/tests/tool/bpftrace"
-		chmod +x "$ROOT/tests/tool/bpftrace"
-		echo "tool 900 tool/bpftrace" >> "$ROOT/tests/check.list"
+		tool_suite bpftrace 900
 		# perf's cgroup, sched, trace and probe modes (rig/perf-modes.sh)
-		cp "$RIG/perf-modes.sh" "$ROOT/tests/tool/perf-modes"
-		chmod +x "$ROOT/tests/tool/perf-modes"
-		echo "tool 900 tool/perf-modes" >> "$ROOT/tests/check.list"
+		tool_suite perf-modes 900
 		# perf record cycles:pp and perf mem on AMD IBS
 		# (rig/perf-ibs.sh), moved to the IBS identities' boots below
 		if "$TARGET_CC" -static -O2 -Wall \
 			-o "$ROOT/tests/tool/ibswork" "$RIG/guest/ibswork.c"; then
-			cp "$RIG/perf-ibs.sh" "$ROOT/tests/tool/perf-ibs"
-			chmod +x "$ROOT/tests/tool/perf-ibs"
-			echo "tool 600 tool/perf-ibs" >> "$ROOT/tests/check.list"
+			tool_suite perf-ibs 600
 		else
 			log "cannot compile rig/guest/ibswork.c: no perf-ibs check"
 		fi
@@ -136,9 +134,7 @@ elif [ "$ARCH" = x86_64 ]; then
 		# boots of the identities with PEBS memory sampling below
 		if "$TARGET_CC" -static -O2 -Wall \
 			-o "$ROOT/tests/tool/memwork" "$RIG/guest/memwork.c"; then
-			cp "$RIG/perf-mem.sh" "$ROOT/tests/tool/perf-mem"
-			chmod +x "$ROOT/tests/tool/perf-mem"
-			echo "tool 600 tool/perf-mem" >> "$ROOT/tests/check.list"
+			tool_suite perf-mem 600
 		else
 			log "cannot compile rig/guest/memwork.c: no perf-mem check"
 		fi
