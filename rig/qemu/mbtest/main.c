@@ -3479,7 +3479,7 @@ static u32 ibs_mem_at(u32 k, u64 extra, u32 *base)
  */
 static void test_ibs_cache(void)
 {
-	u64 lin_phy = DC_LIN_VALID | DC_PHY_VALID, v;
+	u64 lin_phy = DC_LIN_VALID | DC_PHY_VALID, v, rip;
 	u32 base, i;
 
 	eq(ibs_mem_at(11, 0, &base), (u32)mem_ld3,
@@ -3527,10 +3527,15 @@ static void test_ibs_cache(void)
 	ibs_off();
 	wrmsr(IBS_OP_RIP, 0);
 	v = ibs_count(IBS_OP_CTL, (u32)(ibs_op(16, 0, 0) | IBS_OP_L3_MISS_ONLY), 0);
+	/*
+	 * stopped before reporting: a load of the report's own code (a
+	 * string not cached yet) would miss the L3 and be sampled
+	 */
+	rip = rdmsr(IBS_OP_RIP);
+	ibs_off();
 	eq(v, ibs_op(16, 6, 0) | IBS_OP_L3_MISS_ONLY,
 	   "L3MissOnly, 40 NOPs: 17th, 34th discarded, counter restarted: CurCnt 6, no IbsOpVal");
-	eq(rdmsr(IBS_OP_RIP), 0, "L3MissOnly, 40 NOPs: no sample");
-	ibs_off();
+	eq(rip, 0, "L3MissOnly, 40 NOPs: no sample");
 	/* fetches: no instruction cache model, none misses the L3 */
 	wrmsr(IBS_FETCH_LIN, 0);
 	v = ibs_count(IBS_FETCH_CTL, 1, (u32)((IBS_FETCH_EN | IBS_FETCH_L3_MISS_ONLY) >> 32));
