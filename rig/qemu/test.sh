@@ -29,16 +29,18 @@
 #                                         06_6AH: v5, 8 GP, PEBS fmt 4, legacy LBRs
 #   spr   -cpu Icelake-Server,model=143,stepping=8,pmu=on
 #                                         06_8FH: as icl, with arch LBRs, no legacy ones
-#   zen3  -cpu EPYC-Milan,pmu=on,ibs=on   19_01H: PerfCtrExtCore, no PerfMonV2,
+#   zen3  -cpu EPYC-Milan,pmu=on,ibs=on,brs=on
+#                                         19_01H: PerfCtrExtCore, no PerfMonV2,
 #                                         IBS (patch 0017; "ibs" on the command
-#                                         line)
+#                                         line), Branch Sampling (patch 0022;
+#                                         "brs" on the command line)
 #   zen4  -cpu EPYC-Milan,model=17,pmu=on,ibs=on
 #                                         19_11H: PerfCtrExtCore, PerfMonV2,
 #                                         LbrExtV2 (16 entries), IBS
 #
 # and zen3 once more without icount (zen3/noicount: IBS counts
 # instructions, so its samples are exact there too).  The other AMD runs
-# have no IBS: its MSRs must #GP there.
+# have no IBS and no BRS: their MSRs must #GP there.
 #
 # Prints each run's TAP (its tests named "model:" under icount and
 # "model/noicount:" without) and "N passed, N failed"; exits non-zero on
@@ -61,7 +63,7 @@ declare -A cpus=(
 	[skl]=Skylake-Client,pmu=on
 	[icl]=Icelake-Server,model=106,stepping=6,pmu=on
 	[spr]=Icelake-Server,model=143,stepping=8,pmu=on
-	[zen3]=EPYC-Milan,pmu=on,ibs=on
+	[zen3]=EPYC-Milan,pmu=on,ibs=on,brs=on
 	[zen4]=EPYC-Milan,model=17,pmu=on,ibs=on
 	[bdw]=Broadwell-noTSX,pmu=on
 )
@@ -87,6 +89,8 @@ for run in $runs $noicount; do
 	case $model in skl|icl|spr|bdw|zen3|zen4) append="$append id=$model" ;; esac
 	# with IBS (patch 0017)
 	case $model in zen3|zen4) append="$append ibs" ;; esac
+	# with Branch Sampling (patch 0022)
+	[ "$model" = zen3 ] && append="$append brs"
 	log="$out/mbtest-${run/\//-}.log"
 	rm -f "$log"
 	set +e

@@ -39,6 +39,13 @@
  * instruction; see test_ibs()); without it, on every other AMD run, its
  * MSRs must #GP.
  *
+ * With "brs" (the zen3 run, -cpu ...,brs=on): AMD's Branch Sampling
+ * (patch 0022: CPUID 8000_0008H EBX[31], DBG_EXTN_CFG's fields, the 16
+ * BRS_FROM/BRS_TO pairs, the 16 taken branches after a counter's
+ * overflow, its PMI held until then; see test_brs()); without it, on every
+ * other AMD run, CPUID must not show it, and where there is no LbrExtV2
+ * its MSRs must #GP.
+ *
  * Exact-count conventions (as KVM's pmu_counters_test.c has them): the
  * WRMSR that enables a counter does not count, the one that disables it
  * does; an instruction counts at the privilege level it started at.
@@ -63,6 +70,8 @@ static int nolbr;
 static int nopebs;
 /* "ibs": the AMD model has ibs=on (IBS, patch 0017) */
 static int ibs;
+/* "brs": the AMD model has brs=on (Branch Sampling, patch 0022) */
+static int brs;
 /* the identity has model-specific LBRs (LBR_FMT 5): Skylake, Ice Lake */
 static int legacy_lbr;
 /*
@@ -238,8 +247,9 @@ static void setgate(int v, void (*f)(void), int dpl)
 
 /* what the last NMI saw; written by nmi_handler */
 u32 nmis, nmi_cs, nmi_eip;
-u64 nmi_status, nmi_ctr, nmi_lvtpc;
+u64 nmi_status, nmi_ctr, nmi_lvtpc, nmi_x;
 static u32 nmi_status_msr, nmi_ctr_msr, nmi_ack_msr;	/* 0: none */
+static u32 nmi_x_msr;		/* another MSR to read (nmi_x), 0: none */
 
 void nmi_handler(u32 *frame)
 {
@@ -248,6 +258,7 @@ void nmi_handler(u32 *frame)
 	nmi_cs = frame[1];
 	nmi_status = nmi_status_msr ? rdmsr(nmi_status_msr) : 0;
 	nmi_ctr = rdmsr(nmi_ctr_msr);
+	nmi_x = nmi_x_msr ? rdmsr(nmi_x_msr) : 0;
 	nmi_lvtpc = apic_read(LVTPC);
 	if (nmi_ack_msr)
 		wrmsr(nmi_ack_msr, nmi_status);
@@ -355,6 +366,8 @@ static void pmi_setup(u32 status, u32 ctr, u32 ack)
 	nmi_status_msr = status;
 	nmi_ctr_msr = ctr;
 	nmi_ack_msr = ack;
+	nmi_x_msr = 0;
+	nmi_x = 0;
 	apic_write(LVTPC, 0x400);		/* NMI, unmasked */
 	nmis = 0;
 	nmi_status = 0;
@@ -3796,6 +3809,264 @@ static void test_ibs(void)
 	test_ibs_cache();
 }
 
+/*
+ * AMD Branch Sampling (patch 0022), with brs=on ("brs" on the command
+ * line; the zen3 run): CPUID 8000_0008H EBX[31]; DBG_EXTN_CFG (C000_010FH)
+ * BrsMEn (2), bits 4:3 (written 11b), VB (5), MsrOff (19:16), Pmc
+ * (26:24), the other bits #GP; BRS_FROM_n/BRS_TO_n (C001_0300H + 2n,
+ * + 2n + 1). While BrsMEn is set, the overflow of counter Pmc arms it and
+ * holds the PMI; the next 16 taken branches are written at MsrOff, VB
+ * set; the 16th clears BrsMEn, MsrOff wraps to 0 and the PMI comes.
+ */
+#define BRS_MEN BIT(2)
+#define BRS_SBO (3u << 3)	/* bits 4:3: reserved, written 11b */
+#define BRS_VB BIT(5)
+#define BRS_OFF(n) ((u32)(n) << 16)
+#define BRS_PMC(n) ((u32)(n) << 24)
+#define BRS_POISON 0xfffffffffffffffeull
+
+/* entries: FROM 0, TO the poison (a stale entry, as a driver marks it) */
+static void brs_reset(void)
+{
+	u32 x;
+
+	for (x = 0; x < A_LBR_NR; x++) {
+		wrmsr(A_LBR_FROM(x), 0);
+		wrmsr(A_LBR_TO(x), BRS_POISON);
+	}
+}
+
+/*
+ * entries 0..n-1 are JMPs first..first+n-1 of branch_block (from 1), in
+ * order; the others as brs_reset() left them
+ */
+static void brs_check_jmps(u32 first, u32 n, const char *what)
+{
+	u32 x;
+	u64 f = 0, t = 0, wf = 0, wt = 0;
+
+	for (x = 0; x < A_LBR_NR; x++) {
+		f = rdmsr(A_LBR_FROM(x));
+		t = rdmsr(A_LBR_TO(x));
+		wf = x < n ? (u32)branch_block_jmps + 2 * (first - 1 + x) : 0;
+		wt = x < n ? wf + 2 : BRS_POISON;
+		if (f != wf || t != wt)
+			break;
+	}
+	report(x == A_LBR_NR, what);
+	if (x < A_LBR_NR) {
+		note("first wrong entry: ", x);
+		puts("#   from "); puthex(f); puts(" to "); puthex(t); puts("\n");
+		puts("#   want from "); puthex(wf); puts(" to "); puthex(wt); puts("\n");
+	}
+}
+
+/* counter ctr on taken branches (0xC4) written -k, started by branch_block */
+static void brs_run(u32 ctr, u32 k, u32 cfg)
+{
+	pmi_setup(0, F15_CTR(ctr), 0);
+	nmi_x_msr = A_DBG_EXTN_CFG;
+	wrmsr(F15_CTR(ctr), -(u64)k & MASK48);
+	wrmsr(A_DBG_EXTN_CFG, BRS_SBO);		/* MsrOff, VB 0 */
+	wrmsr(A_DBG_EXTN_CFG, cfg);
+	branch_block(F15_SEL(ctr), 0xc4 | USR | OS | INT | EN, 0);
+}
+
+static void test_brs(void)
+{
+	static const u32 ks[] = { 1, 7, 16 };
+	u32 a, b, c, d, i, k, off;
+	u64 v, skid;
+
+	cpuid(0x80000008, &a, &b, &c, &d);
+	eq(b >> 31, 1, "brs: CPUID 8000_0008H EBX[31] BRS");
+	eq(rdmsr(A_DBG_EXTN_CFG), 0, "brs: DBG_EXTN_CFG after RESET: 0");
+	v = 0;
+	for (i = 0; i < A_LBR_NR; i++)
+		v |= rdmsr(A_LBR_FROM(i)) | rdmsr(A_LBR_TO(i));
+	report(!v && !fault, "brs: BRS_FROM/BRS_TO 0-15 after RESET: 0, no #GP");
+
+	/* the fields written and read back; reserved bits #GP */
+	wrmsr(A_DBG_EXTN_CFG, BRS_SBO);
+	eq(rdmsr(A_DBG_EXTN_CFG), BRS_SBO, "brs: DBG_EXTN_CFG bits 4:3 written 11b, read back");
+	v = BRS_SBO | BRS_VB | BRS_OFF(9) | BRS_PMC(5);
+	wrmsr(A_DBG_EXTN_CFG, v);
+	report(!fault && rdmsr(A_DBG_EXTN_CFG) == v,
+	       "brs: DBG_EXTN_CFG VB, MsrOff 9, Pmc 5 written, read back");
+	wrmsr(A_DBG_EXTN_CFG, 0);
+	wrmsr(A_DBG_EXTN_CFG, BIT(0)); gp(1, "brs: DBG_EXTN_CFG bit 0 (reserved) #GP");
+	wrmsr(A_DBG_EXTN_CFG, BIT(6)); gp(1, "brs: DBG_EXTN_CFG bit 6 (LBRV2EN: not on Zen 3) #GP");
+	wrmsr(A_DBG_EXTN_CFG, BIT(15)); gp(1, "brs: DBG_EXTN_CFG bit 15 (reserved) #GP");
+	wrmsr(A_DBG_EXTN_CFG, BIT(20)); gp(1, "brs: DBG_EXTN_CFG bit 20 (reserved) #GP");
+	wrmsr(A_DBG_EXTN_CFG, BIT(27)); gp(1, "brs: DBG_EXTN_CFG bit 27 (reserved) #GP");
+	wrmsr(A_DBG_EXTN_CFG, BIT_ULL(63) | BRS_MEN); gp(1, "brs: DBG_EXTN_CFG bit 63 (reserved) #GP");
+	eq(rdmsr(A_DBG_EXTN_CFG), 0, "brs: DBG_EXTN_CFG unchanged by the faulting writes");
+	wrmsr(A_LBR_FROM(3), 0xffffffff81234567ull);
+	wrmsr(A_LBR_TO(3), BRS_POISON);
+	report(!fault, "brs: BRS_FROM_3, BRS_TO_3 written");
+	eq(rdmsr(A_LBR_FROM(3)), 0xffffffff81234567ull, "brs: BRS_FROM_3 (C001_0306H) reads back");
+	eq(rdmsr(A_LBR_TO(3)), BRS_POISON, "brs: BRS_TO_3 (C001_0307H): the poison reads back");
+	wrmsr(A_LBR_FROM(15), 0x15); wrmsr(A_LBR_TO(15), 0x16);
+	eq(rdmsr(A_LBR_FROM(15)) + rdmsr(A_LBR_TO(15)), 0x2b,
+	   "brs: BRS_FROM_15, BRS_TO_15 (C001_031EH, C001_031FH) written, read back");
+
+	/* without BrsMEn: nothing recorded, the PMI at the overflow */
+	brs_reset();
+	brs_run(0, 7, BRS_SBO);
+	wrmsr(F15_SEL(0), 0);
+	report(nmis == 1 && nmi_eip == (u32)branch_block_jmps + 2 * 7,
+	       "brs: BrsMEn clear: the PMI at the overflow (JMP 7), at JMP 8");
+	brs_check_jmps(0, 0, "brs: BrsMEn clear: nothing recorded");
+	eq(nmi_x, BRS_SBO, "brs: BrsMEn clear: DBG_EXTN_CFG at the PMI as written");
+	/* the taken branches counted between the PMI and the handler's RDMSR */
+	skid = nmi_ctr;
+	report(skid < 16, "brs: BrsMEn clear: the counter small at the PMI");
+	note("taken branches from the PMI to the handler's RDMSR: ", skid);
+
+	/*
+	 * BrsMEn, Pmc 0: PMC0 overflows at the kth JMP, the PMI is held; JMPs
+	 * k+1..k+16 are recorded, entry 0 the oldest; at the 16th BrsMEn is
+	 * cleared, MsrOff wraps to 0, VB is set and the PMI comes right after
+	 * it; the counter counted on: 16 more than at a PMI at the overflow.
+	 */
+	for (i = 0; i < ARRAY_SIZE(ks); i++) {
+		k = ks[i];
+		brs_reset();
+		brs_run(0, k, BRS_SBO | BRS_MEN | BRS_PMC(0));
+		report(nmis == 1 && nmi_eip == (u32)branch_block_jmps + 2 * (k + 16),
+		       k == 1 ? "brs: overflow at JMP 1: one PMI, after JMP 17 (16 more)" :
+		       k == 7 ? "brs: overflow at JMP 7: one PMI, after JMP 23 (16 more)" :
+		       "brs: overflow at JMP 16: one PMI, after JMP 32 (16 more)");
+		if (nmis != 1 || nmi_eip != (u32)branch_block_jmps + 2 * (k + 16)) {
+			note("PMIs: ", nmis);
+			note("at JMP + ", nmi_eip - (u32)branch_block_jmps);
+		}
+		eq(nmi_x, BRS_SBO | BRS_VB,
+		   k == 1 ? "brs: at the PMI (k=1): BrsMEn 0, MsrOff 0, VB 1" :
+		   k == 7 ? "brs: at the PMI (k=7): BrsMEn 0, MsrOff 0, VB 1" :
+		   "brs: at the PMI (k=16): BrsMEn 0, MsrOff 0, VB 1");
+		eq(nmi_ctr, 16 + skid,
+		   k == 1 ? "brs: counter at the PMI (k=1): P + 16 taken branches since written -P" :
+		   k == 7 ? "brs: counter at the PMI (k=7): P + 16 taken branches since written -P" :
+		   "brs: counter at the PMI (k=16): P + 16 taken branches since written -P");
+		brs_check_jmps(k + 1, 16,
+			       k == 1 ? "brs: entries 0-15: JMPs 2-17, exact FROM and TO, oldest first" :
+			       k == 7 ? "brs: entries 0-15: JMPs 8-23, exact FROM and TO, oldest first" :
+			       "brs: entries 0-15: JMPs 17-32, exact FROM and TO, oldest first");
+		eq(rdmsr(A_DBG_EXTN_CFG), BRS_SBO | BRS_VB,
+		   "brs: after the block: BrsMEn still 0, nothing more recorded");
+	}
+
+	/*
+	 * Held PMI: PMC0 overflows at JMP 26, 6 JMPs recorded, then the block
+	 * disables the counter (the PMI stays held) and returns (its RET and
+	 * what follows are recorded too: BRS has no filter); clearing BrsMEn
+	 * (and only it, as a driver does: what it read of MsrOff and VB
+	 * written back) delivers the PMI.
+	 */
+	brs_reset();
+	brs_run(0, 26, BRS_SBO | BRS_MEN | BRS_PMC(0));
+	k = nmis;
+	v = rdmsr(A_DBG_EXTN_CFG);
+	wrmsr(A_DBG_EXTN_CFG, v & ~BRS_MEN);
+	eq(k, 0, "brs: counter disabled before 16 branches: the PMI stays held");
+	eq(nmis, 1, "brs: clearing BrsMEn delivers the held PMI");
+	off = (v >> 16) & 0xf;
+	report((v & ~(u64)(0xf << 16)) == (BRS_SBO | BRS_MEN | BRS_VB) && off > 6 &&
+	       nmi_x == (v & ~BRS_MEN),
+	       "brs: held: BrsMEn, VB, MsrOff past the 6 JMPs; at the PMI as written");
+	note("entries written when DBG_EXTN_CFG was read: ", off);
+	v = rdmsr(A_LBR_FROM(6));
+	report(v > (u32)branch_block_jmps + 62 && v < (u32)branch_block_jmps + 80,
+	       "brs: entry 6: the RET of the block, after the 32nd JMP");
+	for (i = 6; i < A_LBR_NR; i++) {
+		wrmsr(A_LBR_FROM(i), 0);
+		wrmsr(A_LBR_TO(i), BRS_POISON);
+	}
+	brs_check_jmps(27, 6, "brs: entries 0-5: JMPs 27-32; the poison left in the others");
+
+	/* Pmc 1: PMC1 arms it; PMC0's overflow raises its PMI as usual */
+	brs_reset();
+	brs_run(1, 7, BRS_SBO | BRS_MEN | BRS_PMC(1));
+	report(nmis == 1 && nmi_eip == (u32)branch_block_jmps + 2 * 23 &&
+	       nmi_x == (BRS_SBO | BRS_VB | BRS_PMC(1)),
+	       "brs: Pmc 1: PMC1's overflow at JMP 7 arms it, PMI after JMP 23");
+	if (nmis != 1 || nmi_eip != (u32)branch_block_jmps + 2 * 23) {
+		note("PMIs: ", nmis);
+		note("at JMP + ", nmi_eip - (u32)branch_block_jmps);
+	}
+	brs_check_jmps(8, 16, "brs: Pmc 1: entries 0-15 JMPs 8-23");
+	brs_reset();
+	brs_run(0, 7, BRS_SBO | BRS_MEN | BRS_PMC(1));
+	v = rdmsr(A_DBG_EXTN_CFG);
+	wrmsr(A_DBG_EXTN_CFG, BRS_SBO);
+	report(nmis == 1 && nmi_eip == (u32)branch_block_jmps + 2 * 7 &&
+	       nmi_x == (BRS_SBO | BRS_MEN | BRS_PMC(1)) && v == nmi_x,
+	       "brs: Pmc 1: PMC0's overflow is not held: its PMI at JMP 8, BRS not armed");
+	brs_check_jmps(0, 0, "brs: Pmc 1: PMC0's overflow: nothing recorded");
+	/* without INT the overflow arms nothing */
+	brs_reset();
+	pmi_setup(0, F15_CTR(0), 0);
+	wrmsr(F15_CTR(0), -7ull & MASK48);
+	wrmsr(A_DBG_EXTN_CFG, BRS_SBO | BRS_MEN);
+	branch_block(F15_SEL(0), 0xc4 | USR | OS | EN, 0);
+	v = rdmsr(A_DBG_EXTN_CFG);
+	wrmsr(A_DBG_EXTN_CFG, BRS_SBO);
+	report(!nmis && v == (BRS_SBO | BRS_MEN), "brs: a counter without INT does not arm it");
+	brs_check_jmps(0, 0, "brs: a counter without INT: nothing recorded");
+
+	/*
+	 * Far transfers, at any CPL: an OS-only counter overflows at the IRET
+	 * to CPL 3 (not recorded: it armed BRS); then the LOOPs taken at CPL 3
+	 * and the INT $0x80 back to CPL 0 are recorded.
+	 */
+	brs_reset();
+	pmi_setup(0, F15_CTR(0), 0);
+	wrmsr(F15_CTR(0), -1ull & MASK48);
+	wrmsr(A_DBG_EXTN_CFG, BRS_SBO | BRS_MEN);
+	run_user(F15_SEL(0), 0xc4 | OS | INT | EN, 0, 3);
+	k = nmis;
+	wrmsr(A_DBG_EXTN_CFG, rdmsr(A_DBG_EXTN_CFG) & ~BRS_MEN);
+	report(!k && nmis == 1, "brs: overflow at IRET to CPL 3: PMI held, delivered at the clear");
+	report(rdmsr(A_LBR_FROM(0)) == (u32)user_entry + 2 &&
+	       rdmsr(A_LBR_TO(0)) == (u32)user_entry + 2 &&
+	       rdmsr(A_LBR_FROM(1)) == (u32)user_entry + 2 &&
+	       rdmsr(A_LBR_TO(1)) == (u32)user_entry + 2 &&
+	       rdmsr(A_LBR_FROM(2)) == (u32)user_entry + 4 &&
+	       rdmsr(A_LBR_TO(2)) == (u32)int80_entry,
+	       "brs: the IRET not recorded; the 2 LOOPs at CPL 3, the INT $0x80 to CPL 0");
+	wrmsr(F15_SEL(0), 0);
+	brs_reset();
+	wrmsr(A_DBG_EXTN_CFG, 0);
+	for (i = 0; i < A_LBR_NR; i++) {
+		wrmsr(A_LBR_FROM(i), 0);
+		wrmsr(A_LBR_TO(i), 0);
+	}
+}
+
+/* without brs=on: no CPUID bit; without LbrExtV2 too, no MSRs */
+static void test_brs_absent(int lbrv2)
+{
+	u32 a, b, c, d;
+	u32 gps = 0, i;
+
+	cpuid(0x80000008, &a, &b, &c, &d);
+	eq(b >> 31, 0, "brs=off: CPUID 8000_0008H EBX[31] (BRS) clear");
+	if (lbrv2) {
+		/* Zen 4: DBG_EXTN_CFG is LbrExtV2's, where BrsMEn is reserved */
+		wrmsr(A_DBG_EXTN_CFG, BIT(2));
+		gp(1, "brs=off, LbrExtV2: DBG_EXTN_CFG bit 2 (BrsMEn) #GP");
+		return;
+	}
+	rdmsr(A_DBG_EXTN_CFG); gps += fault == 13;
+	wrmsr(A_DBG_EXTN_CFG, BIT(2)); gps += fault == 13;
+	for (i = 0; i < 2 * A_LBR_NR; i += 9) {
+		rdmsr(A_LBR_FROM(0) + i); gps += fault == 13;
+		wrmsr(A_LBR_FROM(0) + i, 0); gps += fault == 13;
+	}
+	eq(gps, 10, "brs=off: RDMSR and WRMSR of DBG_EXTN_CFG, C001_0300H-C001_031FH #GP");
+}
+
 static void test_amd(void)
 {
 	u32 a, b, c, d, xlevel, i, n, v2 = 0, core, ncore = 0, lbrv2 = 0;
@@ -4018,12 +4289,37 @@ static void test_amd(void)
 	amd_br.status = v2 ? A_GSTATUS : 0;
 	amd_br.ack = v2 ? A_GCLR : 0;
 	test_branches(&amd_br);
+	/* 0xC4: taken branches (patch 0022) */
+	{
+		u32 s[2];
+		u64 g[2];
+
+		s[0] = 0xc4 | USR | OS | EN;
+		s[1] = 0xc2 | USR | OS | EN;
+		br_count(&amd_br, s, 2, measure, 1000, g);
+		eq(g[0], 999, "event 0xC4: 1000 LOOPs, 999 taken");
+		eq(g[1], 1000, "event 0xC4: with 0xC2 beside it counting 1000");
+		br_count(&amd_br, s, 2, branch_mix, 1000, g);
+		eq(g[0], 4999, "event 0xC4: JMP, CALL, JMP *, RET, JNZ but the last x 1000: 4999");
+		eq(g[1], 7000, "event 0xC4: with 0xC2 beside it counting 7000");
+		s[0] = 0xc4 | USR | EN;
+		s[1] = 0xc4 | OS | EN;
+		br_count(&amd_br, s, 2, run_user, 5000, g);
+		eq(g[0], 5000, "event 0xC4: USR only, 4999 LOOPs taken and the INT at CPL 3: 5000");
+		eq(g[1], 1, "event 0xC4: OS only, the IRET to CPL 3: 1");
+	}
 	if (lbrv2)
 		test_amd_lbr(e22a, e22b);
 	if (ibs)
 		test_ibs();
 	else
 		test_ibs_absent();
+	if (ident == ID_ZEN3)
+		eq(brs, 1, "identity: zen3 is run with brs=on (\"brs\" on the command line)");
+	if (brs)
+		test_brs();
+	else
+		test_brs_absent(lbrv2);
 	cpuid(0, &a, &b, &c, &d);
 	test_no_arch_lbr(a);
 	test_no_pebs("AMD", 0);
@@ -4084,6 +4380,8 @@ void main(void)
 		nopebs = 1;
 	if (mbi && (mbi[0] & BIT(2)) && has_word((char *)mbi[4], "ibs"))
 		ibs = 1;
+	if (mbi && (mbi[0] & BIT(2)) && has_word((char *)mbi[4], "brs"))
+		brs = 1;
 	for (a = 1; a < ARRAY_SIZE(ident_name); a++)
 		if (mbi && (mbi[0] & BIT(2)) && has_word((char *)mbi[4], ident_name[a]))
 			ident = a;
