@@ -96,7 +96,9 @@ u64 x86_pdist_counters(const struct x86_core *core, u64 cntrs)
  * @core: the event's PMU
  * @event: an event of @core, its hw.config and hw.flags set
  *
- * Those that can count its event select; for a precise event, only those
+ * Those that can count its event select, and of them only those the
+ * branch recorder samples with for an event with a branch stack where the
+ * recorder says (@core->branch_cntrs); for a precise event, only those
  * the PMU can also sample precisely with (its general-purpose ones as
  * @core->precise_constraints says, where they say), and for precise_ip 3
  * those of them x86_pdist_counters() leaves.
@@ -108,6 +110,8 @@ u64 x86_event_counters(const struct x86_core *core, struct perf_event *event)
 {
 	u64 cntrs = x86_allowed_counters(core, event->hw.config);
 
+	if ((event->hw.flags & X86_EVENT_FLAG_LBR) && core->branch_cntrs)
+		cntrs &= core->branch_cntrs;
 	if (event->hw.flags & X86_EVENT_FLAG_PEBS) {
 		const struct x86_constraint *c =
 			x86_constraint_for(core->precise_constraints,

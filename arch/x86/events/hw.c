@@ -123,6 +123,13 @@ bool x86_set_period(struct perf_event *event)
 	elapsed = perf_hw_period_advance(hwc);
 	left = local64_read(&hwc->period_left);
 
+	/*
+	 * A branch recorder that holds the PMI back while it fills (AMD
+	 * BRS) lets the counter run on for core->branch_lead events: end
+	 * the period that much early, so the sample comes about when asked.
+	 */
+	if ((hwc->flags & X86_EVENT_FLAG_LBR) && left > core->branch_lead)
+		left -= core->branch_lead;
 	if (left > (s64)core->max_period)
 		left = core->max_period;
 	if (left < 2)

@@ -43,17 +43,9 @@
 
 #include "lbr_filter.h"
 
-/* kernel addresses: the upper half (64-bit), above PAGE_OFFSET (32-bit) */
-static bool lbr_kernel_addr(u64 addr)
-{
-	if (IS_ENABLED(CONFIG_X86_64))
-		return (s64)addr < 0;
-	return addr >= PAGE_OFFSET;
-}
-
 static u32 lbr_level(u64 addr)
 {
-	return lbr_kernel_addr(addr) ? X86_BR_KERNEL : X86_BR_USER;
+	return x86_kernel_addr(addr) ? X86_BR_KERNEL : X86_BR_USER;
 }
 
 /**
@@ -241,7 +233,7 @@ static s64 lbr_decode(u64 from, unsigned int *skip)
 	unsigned int len = sizeof(buf);
 	bool is64 = IS_ENABLED(CONFIG_X86_64);
 
-	if (!lbr_kernel_addr(from)) {
+	if (!x86_kernel_addr(from)) {
 		/* a kernel thread has no user text to read */
 		if (!current->mm)
 			return -1;
@@ -279,7 +271,7 @@ static u32 lbr_classify(u64 from, u64 to, unsigned int type,
 			return 0;
 		kind = decoded;
 		/* into the kernel, not by a system call: an event took it */
-		if (!lbr_kernel_addr(from) && lbr_kernel_addr(to) &&
+		if (!x86_kernel_addr(from) && x86_kernel_addr(to) &&
 		    kind != X86_BR_SYSCALL && kind != X86_BR_INT)
 			kind = X86_BR_IRQ;
 	}
@@ -395,7 +387,7 @@ void x86_lbr_filter(struct perf_branch_stack *bs, const u8 *types,
 			kind |= e->in_tx ? X86_BR_IN_TX : X86_BR_NO_TX;
 		if (kind & ~wanted)
 			continue;
-		if (lbr_kernel_addr(e->from) && !(wanted & X86_BR_KERNEL))
+		if (x86_kernel_addr(e->from) && !(wanted & X86_BR_KERNEL))
 			continue;
 		e->type = wanted & X86_BR_TYPE_SAVE ? lbr_perf_type(kind) :
 							PERF_BR_UNKNOWN;

@@ -2,7 +2,7 @@
 /*
  * x86 perf_events: the software filter of branch stacks (lbr_filter.c),
  * which every vendor's branch recorder shares: Intel's LBRs (intel/) and
- * AMD's LbrExtV2 (amd/).
+ * AMD's LbrExtV2 (amd/); BRS (amd/brs.c) uses only its address levels.
  */
 #ifndef _ARCH_X86_EVENTS_LBR_FILTER_H
 #define _ARCH_X86_EVENTS_LBR_FILTER_H
@@ -11,6 +11,8 @@
 #include <linux/limits.h>
 #include <linux/perf_event.h>
 #include <linux/types.h>
+
+#include <asm/page.h>
 
 /*
  * Branch kinds, as the software filter of branch stacks sees them: the
@@ -62,6 +64,14 @@
  * there and the source moved to it
  */
 #define X86_BR_FUSED		BIT(18)
+
+/* kernel addresses: the upper half (64-bit), above PAGE_OFFSET (32-bit) */
+static inline bool x86_kernel_addr(u64 addr)
+{
+	if (IS_ENABLED(CONFIG_X86_64))
+		return (s64)addr < 0;
+	return addr >= PAGE_OFFSET;
+}
 
 u32 x86_lbr_wanted(u64 bst);
 u32 x86_lbr_insn_kind(const u8 *buf, unsigned int len, bool is64,

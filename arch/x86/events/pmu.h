@@ -224,6 +224,11 @@ struct x86_core_ops {
  * @arch_events_len: how many bits of it are defined (CPUID.0AH:EAX[31:24])
  * @branches: entries of the branch stack a sample can carry, 0 for none
  *	(sysfs caps/branches)
+ * @branch_cntrs: the counters an event with a branch stack may use, 0 for
+ *	any (AMD BRS samples with counter 0 only)
+ * @branch_lead: events the counter of an event with a branch stack still
+ *	counts between its overflow and its PMI, taken off each period longer
+ *	than that (AMD BRS holds the PMI for 16 taken branches); usually 0
  * @max_precise: the highest attr.precise_ip accepted (sysfs
  *	caps/max_precise), 0 for none
  * @precise_cntrs: the counters a precise event may use
@@ -269,6 +274,8 @@ struct x86_core {
 	unsigned int			arch_events_absent;
 	unsigned int			arch_events_len;
 	unsigned int			branches;
+	u64				branch_cntrs;
+	unsigned int			branch_lead;
 	unsigned int			max_precise;
 	u64				precise_cntrs;
 	u64				pdist_cntrs;

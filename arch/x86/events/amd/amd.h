@@ -48,6 +48,29 @@ void amd_lbr_sample(struct perf_event *event, struct perf_sample_data *data);
 unsigned int amd_lbr_snapshot(struct perf_branch_entry *entries,
 			      unsigned int cnt);
 
+/* brs.c: Zen 3's Branch Sampling, when CONFIG_PERF_EVENTS_AMD_BRS */
+bool amd_brs_event_ok(u64 config, u64 bst, u64 sample_period, bool freq);
+bool amd_brs_keep(u64 bst, u64 from, u64 to);
+#ifdef CONFIG_PERF_EVENTS_AMD_BRS
+bool amd_brs_probe(struct x86_core *core);
+int amd_brs_init(struct perf_event *event);
+int amd_brs_add(struct perf_event *event);
+void amd_brs_del(struct perf_event *event);
+void amd_brs_start(void);
+void amd_brs_stop(void);
+void amd_brs_reset_cpu(void);
+void amd_brs_sample(struct perf_event *event, struct perf_sample_data *data);
+#else
+static inline bool amd_brs_probe(struct x86_core *core) { return false; }
+#define amd_brs_init		NULL
+#define amd_brs_add		NULL
+#define amd_brs_del		NULL
+#define amd_brs_sample		NULL
+static inline void amd_brs_start(void) { }
+static inline void amd_brs_stop(void) { }
+static inline void amd_brs_reset_cpu(void) { }
+#endif
+
 /*
  * ibs.c: Instruction-Based Sampling. A raw sample holds at most the op
  * engine's seven registers, IbsBrTarget and IbsOpData4.

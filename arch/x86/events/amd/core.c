@@ -16,8 +16,9 @@
  *    PerfCntrGlobalStatusClr clears that.
  *
  * Zen 4 and later record branch stacks with LbrExtV2 (lbr.c), which
- * needs PerfMonV2. Precise events are IBS's (ibs.c): the core counters
- * have no precise mode, and amd_ibs_forward() hands them to ibs_op.
+ * needs PerfMonV2; Zen 3 samples them with BRS (brs.c), without it.
+ * Precise events are IBS's (ibs.c): the core counters have no precise
+ * mode, and amd_ibs_forward() hands them to ibs_op.
  *
  * Without PerfMonV2 there is no overflow status: a counter is gated by
  * its own enable bit and a wrap is seen in the counter (gated mode, in
@@ -147,6 +148,47 @@ static const struct x86_core_ops amd_v2_ops = {
 	.precise_forward = amd_ibs_forward,
 };
 
+/*
+ * Zen 3's Branch Sampling (brs.c) is armed as the counters start and
+ * stopped after them, so that an interrupt it holds goes out while the
+ * counter that raised it still has its event.
+ */
+static void amd_brs_enable_all(struct x86_core *core,
+			       struct x86_cpu_pmu *cpuc)
+{
+	amd_brs_start();
+	x86_gate_enable_all(core, cpuc);
+}
+
+static void amd_brs_disable_all(struct x86_core *core,
+				struct x86_cpu_pmu *cpuc)
+{
+	x86_gate_disable_all(core, cpuc);
+	amd_brs_stop();
+}
+
+static void amd_brs_reset(struct x86_core *core)
+{
+	amd_reset_cpu(core);
+	amd_brs_reset_cpu();
+}
+
+/* no PerfMonV2, with BRS: gated, the branch stacks BRS's */
+static const struct x86_core_ops amd_brs_ops = {
+	.hw_config	= amd_hw_config,
+	.program	= amd_program,
+	.enable_all	= amd_brs_enable_all,
+	.disable_all	= amd_brs_disable_all,
+	.overflowed	= x86_gate_overflowed,
+	.ack		= x86_gate_ack,
+	.reset_cpu	= amd_brs_reset,
+	.branch_init	= amd_brs_init,
+	.branch_add	= amd_brs_add,
+	.branch_del	= amd_brs_del,
+	.branch_sample	= amd_brs_sample,
+	.precise_forward = amd_ibs_forward,
+};
+
 static const struct x86_core_ops amd_gated_ops = {
 	.hw_config	= amd_hw_config,
 	.program	= amd_program,
@@ -165,7 +207,8 @@ static void amd_reload_virt(void)
 	struct x86_cpu_pmu *cpuc;
 	unsigned long flags, idx;
 
-	if (!core || (core->ops != &amd_v2_ops && core->ops != &amd_gated_ops))
+	if (!core || (core->ops != &amd_v2_ops && core->ops != &amd_gated_ops &&
+		      core->ops != &amd_brs_ops))
 		return;
 	cpuc = x86_cpuc(core);
 	local_irq_save(flags);
@@ -393,6 +436,9 @@ int __init amd_core_probe(struct x86_core *core)
 		core->ops = &amd_v2_ops;
 		amd_lbr_probe(core);
 	}
+
+	if (core->gated && amd_brs_probe(core))
+		core->ops = &amd_brs_ops;
 
 	core->gp = GENMASK_ULL(nr - 1, 0);
 	amd_hw_map(core, boot_cpu_data.x86, boot_cpu_data.x86_model);
