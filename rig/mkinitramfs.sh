@@ -130,6 +130,9 @@ elif [ "$ARCH" = x86_64 ]; then
 		else
 			log "cannot compile rig/guest/ibswork.c: no perf-ibs check"
 		fi
+		# perf record -b on AMD's Branch Sampling (rig/perf-brs.sh),
+		# moved to the zen3 identity's boot below
+		tool_suite perf-brs 300
 		# perf mem on Intel PEBS (rig/perf-mem.sh), moved to the
 		# boots of the identities with PEBS memory sampling below
 		if "$TARGET_CC" -static -O2 -Wall \
@@ -212,6 +215,11 @@ fi
 IBS_IDS="zen3 zen4"
 ibs_lines=$(grep -E ' (selftests/hw_ibs|tool/perf-ibs)$' "$ROOT/tests/check.list" || true)
 sed -i -E '\@ (selftests/hw_ibs|tool/perf-ibs)$@d' "$ROOT/tests/check.list"
+# selftests/hw_brs and tool/perf-brs need AMD's Branch Sampling, which
+# only the zen3 identity's model has (rig/qemu patch 22)
+BRS_IDS="zen3"
+brs_lines=$(grep -E ' (selftests/hw_brs|tool/perf-brs)$' "$ROOT/tests/check.list" || true)
+sed -i -E '\@ (selftests/hw_brs|tool/perf-brs)$@d' "$ROOT/tests/check.list"
 # tool/perf-mem needs PEBS memory sampling, which the Intel identities'
 # model has (rig/qemu patch 0019): it runs in their boots only
 MEM_IDS="broadwell skylake icelake sapphirerapids"
@@ -261,6 +269,9 @@ if [ "$ARCH" = x86_64 ] && [ -n "${X86_IDENTITIES:-}" ]; then
 		cp "$ROOT/tests/identity.list" "$ROOT/tests/id-$id.list"
 		if [[ " $IBS_IDS " == *" $id "* ]] && [ -n "$ibs_lines" ]; then
 			echo "$ibs_lines" >> "$ROOT/tests/id-$id.list"
+		fi
+		if [[ " $BRS_IDS " == *" $id "* ]] && [ -n "$brs_lines" ]; then
+			echo "$brs_lines" >> "$ROOT/tests/id-$id.list"
 		fi
 		if [[ " $MEM_IDS " == *" $id "* ]] && [ -n "$mem_lines" ]; then
 			echo "$mem_lines" >> "$ROOT/tests/id-$id.list"

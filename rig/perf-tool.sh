@@ -177,23 +177,11 @@ if ! grep -q ' arch_lbr' /proc/cpuinfo && ! legacy_lbr && [ $amd_lbr = 0 ]; then
 	exit 0
 fi
 
-# 9. perf record -b: the taken branches before each sample. In the
-# hotspot loops nearly every taken branch is a loop's back edge, from
-# and to the same function.
-hp record -N -b -e instructions:u -c 100003 -o /tmp/br.data /tmp/hotspots 1 \
-	> /tmp/br.log 2>&1
-rc=$?
-hp script -i /tmp/br.data -F brstacksym 2>/dev/null | tr ' ' '\n' |
-	grep / > /tmp/brstack.txt
-total=$(wc -l < /tmp/brstack.txt)
-loop=$(grep -c '^hotspot_\(major\|minor\)+0x[0-9a-f]*/hotspot_\(major\|minor\)+' /tmp/brstack.txt)
-echo "# brstack: exit $rc, $loop of $total branches within hotspot_*"
-if [ $rc = 0 ] && [ "$total" -gt 0 ] && [ $((loop * 100)) -ge $((total * 90)) ]; then
+# 9. perf record -b: the taken branches before each sample
+if hp_brstack brstack instructions:u 100003 90; then
 	result ok brstack
 else
-	result not-ok brstack "exit $rc, $loop of $total branches within hotspot_*"
-	tail -3 /tmp/br.log | sed 's/^/# /'
-	head -5 /tmp/brstack.txt | sed 's/^/# /'
+	result not-ok brstack "see the counts above"
 fi
 
 # 10. perf record --call-graph lbr: callchains from the LBR call stack;

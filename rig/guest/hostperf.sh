@@ -132,3 +132,26 @@ hp_mem() {
 	[ "$total" -gt 0 ] && [ $((array * 100)) -ge $((total * _pct)) ] &&
 		[ $((level * 100)) -ge $((total * _lpct)) ]
 }
+
+# hp_brstack NAME EVENT PERIOD PCT: perf record -b -e EVENT -c PERIOD of
+# /tmp/hotspots 1, then perf script's branch stacks (files /tmp/NAME.*):
+# true when at least PCT% of the branches are within hotspot_*. In the
+# hotspot loops nearly every taken branch is a loop's back edge, from and
+# to the same function.
+hp_brstack() {
+	hp record -N -b -e "$2" -c "$3" -o "/tmp/$1.data" /tmp/hotspots 1 \
+		> "/tmp/$1.log" 2>&1
+	_rc=$?
+	hp script -i "/tmp/$1.data" -F brstacksym 2>/dev/null | tr ' ' '\n' |
+		grep / > "/tmp/$1.txt"
+	_total=$(wc -l < "/tmp/$1.txt")
+	_loop=$(grep -c '^hotspot_\(major\|minor\)+0x[0-9a-f]*/hotspot_\(major\|minor\)+' "/tmp/$1.txt")
+	echo "# $1: exit $_rc, $_loop of $_total branches within hotspot_*"
+	if [ $_rc = 0 ] && [ "$_total" -gt 0 ] &&
+		[ $((_loop * 100)) -ge $((_total * $4)) ]; then
+		return 0
+	fi
+	tail -3 "/tmp/$1.log" | sed 's/^/# /'
+	head -5 "/tmp/$1.txt" | sed 's/^/# /'
+	return 1
+}
