@@ -1346,6 +1346,17 @@ static long read_sysctl(const char *path)
 	return v;
 }
 
+static int write_sysctl(const char *path, long v)
+{
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fprintf(f, "%ld\n", v) > 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
 static void bench_sample_base(long iters)
 {
 	double t0, t1;
@@ -2097,6 +2108,15 @@ static void bench_profile(const char *row, int process, int n, long iters)
 
 	if (process && !have_process)
 		return;
+	/*
+	 * The sampling rows before this one may have made the kernel lower
+	 * perf_event_max_sample_rate, each kernel by what its PMIs cost:
+	 * start from the default, so that both kernels throttle this row's
+	 * task-clock samples alike (it reports the limit it ended with).
+	 */
+	if (write_sysctl(rate, 100000))
+		printf("info %s cannot reset %s: %s\n", row, rate,
+		       strerror(errno));
 	if (wait_hres(row) || nofile_room(row, (long)n * ncpus) ||
 	    attach_alloc(&a, row, n))
 		return;
