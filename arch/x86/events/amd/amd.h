@@ -8,6 +8,8 @@
 
 #include <linux/bits.h>
 
+#include <asm/msr-index.h>
+
 #include "../pmu.h"
 
 unsigned int amd_zen(unsigned int family, unsigned int model);
@@ -31,6 +33,20 @@ void amd_hw_map(struct x86_core *core, unsigned int family,
 #define AMD_LBR_SEL_FAR			BIT_ULL(8)
 #define AMD_LBR_SEL_KINDS		GENMASK_ULL(8, 2)
 #define AMD_LBR_SEL_ALL			GENMASK_ULL(8, 0)
+
+/*
+ * The branch record pairs of LbrExtV2 and of Zen 3's Branch Sampling,
+ * which use the same MSRs: entry @i's source and target
+ */
+static inline unsigned int amd_br_from_msr(unsigned int i)
+{
+	return MSR_AMD_SAMP_BR_FROM + 2 * i;
+}
+
+static inline unsigned int amd_br_to_msr(unsigned int i)
+{
+	return MSR_AMD_SAMP_BR_FROM + 2 * i + 1;
+}
 
 /* lbr.c: LbrExtV2 */
 s64 amd_lbr_select(u64 bst);

@@ -92,16 +92,6 @@ static DEFINE_PER_CPU(struct amd_brs_cpu, amd_brs_cpu);
 /* where a sample's stack is built, one per CPU (the PMI does not nest) */
 static struct perf_branch_stack __percpu *brs_stacks;
 
-static unsigned int brs_from_msr(unsigned int i)
-{
-	return MSR_AMD_SAMP_BR_FROM + 2 * i;
-}
-
-static unsigned int brs_to_msr(unsigned int i)
-{
-	return MSR_AMD_SAMP_BR_FROM + 2 * i + 1;
-}
-
 /*
  * Without tracing: perf_amd_brs_lopwr_cb() runs in the idle path's
  * noinstr code, and the others in NMI.
@@ -295,8 +285,8 @@ void amd_brs_sample(struct perf_event *event, struct perf_sample_data *data)
 	if (cfg & BRS_CFG_VB)
 		i = FIELD_GET(BRS_CFG_MSROFF, cfg) ?: BRS_DEPTH;
 	while (i--) {
-		rdmsrl(brs_to_msr(i), to);
-		rdmsrl(brs_from_msr(i), from);
+		rdmsrl(amd_br_to_msr(i), to);
+		rdmsrl(amd_br_from_msr(i), from);
 		from = brs_addr(from, va_bits);
 		to = brs_addr(to, va_bits);
 		if (!amd_brs_keep(bst, from, to))
@@ -386,7 +376,7 @@ bool __init amd_brs_probe(struct x86_core *core)
 	if (!boot_cpu_has(X86_FEATURE_BRS) || boot_cpu_data.x86 != 0x19)
 		return false;
 	if (rdmsrl_safe(MSR_AMD_DBG_EXTN_CFG, &val) ||
-	    rdmsrl_safe(brs_to_msr(BRS_DEPTH - 1), &val))
+	    rdmsrl_safe(amd_br_to_msr(BRS_DEPTH - 1), &val))
 		return false;
 
 	brs_stacks = __alloc_percpu(struct_size_t(struct perf_branch_stack,

@@ -84,16 +84,6 @@ static DEFINE_PER_CPU(struct amd_lbr_cpu, amd_lbr_cpu);
 /* where a sample's stack is built, one per CPU (the PMI does not nest) */
 static struct perf_branch_stack __percpu *lbr_stacks;
 
-static unsigned int lbr_from_msr(unsigned int i)
-{
-	return MSR_AMD_SAMP_BR_FROM + 2 * i;
-}
-
-static unsigned int lbr_to_msr(unsigned int i)
-{
-	return MSR_AMD_SAMP_BR_FROM + 2 * i + 1;
-}
-
 /**
  * amd_lbr_select - LBR_SELECT for a branch selection
  * @bst: attr.branch_sample_type
@@ -259,8 +249,8 @@ static void lbr_clear(void)
 	unsigned int i;
 
 	for (i = 0; i < lbr_depth; i++) {
-		wrmsrl(lbr_from_msr(i), 0);
-		wrmsrl(lbr_to_msr(i), 0);
+		wrmsrl(amd_br_from_msr(i), 0);
+		wrmsrl(amd_br_to_msr(i), 0);
 	}
 }
 
@@ -396,8 +386,8 @@ static unsigned int lbr_read(struct perf_branch_entry *e, unsigned int max)
 	u64 from, to;
 
 	for (i = 0; i < lbr_depth && nr < max; i++) {
-		rdmsrl(lbr_from_msr(i), from);
-		rdmsrl(lbr_to_msr(i), to);
+		rdmsrl(amd_br_from_msr(i), from);
+		rdmsrl(amd_br_to_msr(i), to);
 		nr += amd_lbr_decode(from, to, va_bits, &e[nr]);
 	}
 	return nr;
@@ -467,7 +457,7 @@ void __init amd_lbr_probe(struct x86_core *core)
 	ebx.full = cpuid_ebx(EXT_PERFMON_DEBUG_FEATURES);
 	depth = ebx.split.lbr_v2_stack_sz;
 	if (!depth || rdmsrl_safe(MSR_AMD_DBG_EXTN_CFG, &val) ||
-	    rdmsrl_safe(lbr_to_msr(depth - 1), &val) ||
+	    rdmsrl_safe(amd_br_to_msr(depth - 1), &val) ||
 	    wrmsrl_safe(MSR_AMD64_LBR_SELECT, 0))
 		return;
 
