@@ -167,14 +167,22 @@ int amd_brs_add(struct perf_event *event)
  * amd_brs_del - it has left
  * @event: the event
  *
- * The counters were stopped first, so BRS is off and holds nothing.
+ * The counters were stopped first, which stopped BRS too when any of
+ * them was running; when none was (the event itself had been stopped),
+ * the last user switches BRS off here, or a later event on counter 0
+ * would have its PMI held back for 16 branches.
  *
  * Context: as amd_brs_add().
  */
 void amd_brs_del(struct perf_event *event)
 {
 	lockdep_assert_irqs_disabled();
-	this_cpu_dec(amd_brs_cpu.users);
+	if (this_cpu_dec_return(amd_brs_cpu.users))
+		return;
+	if (this_cpu_read(amd_brs_cpu.on)) {
+		this_cpu_write(amd_brs_cpu.on, false);
+		brs_write_cfg(0);
+	}
 }
 
 /**
