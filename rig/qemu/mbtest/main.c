@@ -3899,7 +3899,8 @@ static void test_brs(void)
 	wrmsr(A_DBG_EXTN_CFG, BIT(15)); gp(1, "brs: DBG_EXTN_CFG bit 15 (reserved) #GP");
 	wrmsr(A_DBG_EXTN_CFG, BIT(20)); gp(1, "brs: DBG_EXTN_CFG bit 20 (reserved) #GP");
 	wrmsr(A_DBG_EXTN_CFG, BIT(27)); gp(1, "brs: DBG_EXTN_CFG bit 27 (reserved) #GP");
-	wrmsr(A_DBG_EXTN_CFG, BIT_ULL(63) | BRS_MEN); gp(1, "brs: DBG_EXTN_CFG bit 63 (reserved) #GP");
+	wrmsr(A_DBG_EXTN_CFG, BIT_ULL(63) | BRS_MEN);
+	gp(1, "brs: DBG_EXTN_CFG bit 63 (reserved) #GP");
 	eq(rdmsr(A_DBG_EXTN_CFG), 0, "brs: DBG_EXTN_CFG unchanged by the faulting writes");
 	wrmsr(A_LBR_FROM(3), 0xffffffff81234567ull);
 	wrmsr(A_LBR_TO(3), BRS_POISON);
@@ -3946,13 +3947,13 @@ static void test_brs(void)
 		   k == 7 ? "brs: at the PMI (k=7): BrsMEn 0, MsrOff 0, VB 1" :
 		   "brs: at the PMI (k=16): BrsMEn 0, MsrOff 0, VB 1");
 		eq(nmi_ctr, 16 + skid,
-		   k == 1 ? "brs: counter at the PMI (k=1): P + 16 taken branches since written -P" :
-		   k == 7 ? "brs: counter at the PMI (k=7): P + 16 taken branches since written -P" :
-		   "brs: counter at the PMI (k=16): P + 16 taken branches since written -P");
+		   k == 1 ? "brs: counter at the PMI (k=1): P + 16 since written -P" :
+		   k == 7 ? "brs: counter at the PMI (k=7): P + 16 since written -P" :
+		   "brs: counter at the PMI (k=16): P + 16 since written -P");
 		brs_check_jmps(k + 1, 16,
-			       k == 1 ? "brs: entries 0-15: JMPs 2-17, exact FROM and TO, oldest first" :
-			       k == 7 ? "brs: entries 0-15: JMPs 8-23, exact FROM and TO, oldest first" :
-			       "brs: entries 0-15: JMPs 17-32, exact FROM and TO, oldest first");
+			       k == 1 ? "brs: entries 0-15: JMPs 2-17 exact, oldest first" :
+			       k == 7 ? "brs: entries 0-15: JMPs 8-23 exact, oldest first" :
+			       "brs: entries 0-15: JMPs 17-32 exact, oldest first");
 		eq(rdmsr(A_DBG_EXTN_CFG), BRS_SBO | BRS_VB,
 		   "brs: after the block: BrsMEn still 0, nothing more recorded");
 	}
