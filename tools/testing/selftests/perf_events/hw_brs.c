@@ -148,12 +148,8 @@ FIXTURE_SETUP(brs)
 
 	if (!HAVE_LOOP || !cpu_has_flag("brs"))
 		SKIP(return, "no AMD Branch Sampling on this CPU");
-	if (!geteuid()) {
-		ret = sample_limits_raise(&self->saved);
-		ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s",
-					 strerror(-ret));
-		self->raised = true;
-	}
+	ret = sample_limits_raise_as_root(&self->saved, &self->raised);
+	ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s", strerror(-ret));
 	self->s = calloc(MAX_SAMPLES, sizeof(*self->s));
 	ASSERT_NE(NULL, self->s);
 	self->j1 = LABEL(brs_j1);

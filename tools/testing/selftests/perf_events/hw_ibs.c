@@ -278,12 +278,8 @@ FIXTURE_SETUP(ibs)
 
 	if (!has_ibs())
 		SKIP(return, "no IBS on this CPU, or no ibs_op/ibs_fetch PMU");
-	if (!geteuid()) {
-		ret = sample_limits_raise(&self->saved);
-		ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s",
-					 strerror(-ret));
-		self->raised = true;
-	}
+	ret = sample_limits_raise_as_root(&self->saved, &self->raised);
+	ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s", strerror(-ret));
 	self->s = calloc(MAX_SAMPLES, sizeof(*self->s));
 	ASSERT_NE(NULL, self->s);
 	self->buf = aligned_alloc(4096, 4096);

@@ -330,12 +330,8 @@ FIXTURE_SETUP(lbr)
 
 	if (!HAVE_LOOP || !cpu_has_lbr())
 		SKIP(return, "no LBR on this CPU (x86 only)");
-	if (!geteuid()) {
-		ret = sample_limits_raise(&self->saved);
-		ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s",
-					 strerror(-ret));
-		self->raised = true;
-	}
+	ret = sample_limits_raise_as_root(&self->saved, &self->raised);
+	ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s", strerror(-ret));
 	self->depth = hw_pmu_cap("branches");
 	ASSERT_GT(self->depth, 0)
 		TH_LOG("the CPU has an LBR, the PMU no caps/branches");

@@ -289,12 +289,8 @@ FIXTURE_SETUP(pebs)
 
 	if (!HAVE_LOOP || !cpu_has_flag("pebs"))
 		SKIP(return, "no PEBS on this CPU (x86 only)");
-	if (!geteuid()) {
-		ret = sample_limits_raise(&self->saved);
-		ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s",
-					 strerror(-ret));
-		self->raised = true;
-	}
+	ret = sample_limits_raise_as_root(&self->saved, &self->raised);
+	ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s", strerror(-ret));
 	self->max = hw_pmu_cap("max_precise");
 	self->s = calloc(MAX_SAMPLES, sizeof(*self->s));
 	ASSERT_NE(NULL, self->s);

@@ -162,12 +162,8 @@ FIXTURE_SETUP(mem)
 	if (!HAVE_LOOP || !cpu_has_flag("pebs") ||
 	    !intel_model_in(mem_models, ARRAY_SIZE(mem_models)))
 		SKIP(return, "no PEBS load latency on this CPU (Intel only)");
-	if (!geteuid()) {
-		ret = sample_limits_raise(&self->saved);
-		ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s",
-					 strerror(-ret));
-		self->raised = true;
-	}
+	ret = sample_limits_raise_as_root(&self->saved, &self->raised);
+	ASSERT_EQ(0, ret) TH_LOG("sampling limits: %s", strerror(-ret));
 	self->glc = intel_model_in(glc_models, ARRAY_SIZE(glc_models));
 	self->aux = intel_model_in(aux_models, ARRAY_SIZE(aux_models));
 	self->s = calloc(MAX_SAMPLES, sizeof(*self->s));

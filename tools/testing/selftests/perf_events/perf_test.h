@@ -511,6 +511,24 @@ static inline int sample_limits_raise(struct sample_limits *saved)
 	return ret;
 }
 
+/*
+ * sample_limits_raise() for a test that runs as root, and nothing for one
+ * that does not (it cannot write the sysctls): *@raised says whether the
+ * teardown must put @saved back. 0, or -errno.
+ */
+static inline int sample_limits_raise_as_root(struct sample_limits *saved,
+					      bool *raised)
+{
+	int ret;
+
+	*raised = false;
+	if (geteuid())
+		return 0;
+	ret = sample_limits_raise(saved);
+	*raised = !ret;
+	return ret;
+}
+
 /* Run the calling thread on @cpu only: sched_setaffinity()'s result. */
 static inline int pin_to_cpu(int cpu)
 {
