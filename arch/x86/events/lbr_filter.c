@@ -222,34 +222,50 @@ u32 x86_lbr_insn_kind(const u8 *buf, unsigned int len, bool is64,
 	return lbr_buf_kind(buf, len, is64, skip);
 }
 
+/**
+ * x86_read_text - the bytes of the code at an address, from any context
+ * @addr: user text of the current task, or kernel text
+ * @buf: filled with what could be read
+ * @len: how many bytes are wanted (kernel text: all or none)
+ * @is64: set to whether the code there runs in 64-bit mode
+ *
+ * Context: any, NMI included: user memory is read only with
+ * copy_from_user_nmi(), kernel memory without faulting.
+ * Return: how many bytes were read; 0 when none could be.
+ */
+unsigned int x86_read_text(u64 addr, u8 *buf, unsigned int len, bool *is64)
+{
+	*is64 = IS_ENABLED(CONFIG_X86_64);
+	if (x86_kernel_addr(addr)) {
+		if (!kernel_text_address(addr) || in_gate_area_no_mm(addr) ||
+		    copy_from_kernel_nofault(buf, (void *)(unsigned long)addr,
+					     len))
+			return 0;
+		return len;
+	}
+	/* a kernel thread has no user text to read */
+	if (!current->mm)
+		return 0;
+	if (*is64)
+		*is64 = any_64bit_mode(current_pt_regs());
+	return len - copy_from_user_nmi(buf, (void __user *)(unsigned long)addr,
+					len);
+}
+
 /*
- * The kind of branch at @from, read from the instruction there: user text
- * of the current task, or kernel text. 0 when it is no branch; -1 when it
- * cannot be read. @skip as for x86_lbr_insn_kind().
+ * The kind of branch at @from, read from the instruction there. 0 when it
+ * is no branch; -1 when it cannot be read. @skip as for
+ * x86_lbr_insn_kind().
  */
 static s64 lbr_decode(u64 from, unsigned int *skip)
 {
 	u8 buf[MAX_INSN_SIZE];
-	unsigned int len = sizeof(buf);
-	bool is64 = IS_ENABLED(CONFIG_X86_64);
+	unsigned int len;
+	bool is64;
 
-	if (!x86_kernel_addr(from)) {
-		/* a kernel thread has no user text to read */
-		if (!current->mm)
-			return -1;
-		len -= copy_from_user_nmi(buf, (void __user *)(unsigned long)from,
-					  sizeof(buf));
-		if (!len)
-			return -1;
-		if (is64)
-			is64 = any_64bit_mode(current_pt_regs());
-	} else {
-		if (!kernel_text_address(from) || in_gate_area_no_mm(from))
-			return -1;
-		if (copy_from_kernel_nofault(buf, (void *)(unsigned long)from,
-					     len))
-			return -1;
-	}
+	len = x86_read_text(from, buf, sizeof(buf), &is64);
+	if (!len)
+		return -1;
 	return lbr_buf_kind(buf, len, is64, skip);
 }
 

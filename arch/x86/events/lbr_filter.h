@@ -74,6 +74,7 @@ static inline bool x86_kernel_addr(u64 addr)
 }
 
 u32 x86_lbr_wanted(u64 bst);
+unsigned int x86_read_text(u64 addr, u8 *buf, unsigned int len, bool *is64);
 u32 x86_lbr_insn_kind(const u8 *buf, unsigned int len, bool is64,
 		      unsigned int *skip);
 u32 x86_lbr_kind(u64 from, u64 to, unsigned int type);

@@ -95,6 +95,8 @@ struct intel_lbr_rec {
  *	hardware index of the youngest (PERF_SAMPLE_BRANCH_HW_INDEX)
  * @write: @nr entries, youngest first, back into an LBR that has been
  *	stopped, as @read found them at @hw_idx; the rest empty
+ * @youngest: the youngest entry alone, false when it is empty; NULL
+ *	where no PEBS record needs it (pebs_ip.c)
  *
  * Context: all on the CPU concerned with interrupts off, all but @write
  * also in the PMI (NMI).
@@ -107,6 +109,7 @@ struct intel_lbr_ops {
 	unsigned int	(*read)(struct intel_lbr_rec *rec, u64 *hw_idx);
 	void		(*write)(const struct intel_lbr_rec *rec,
 				 unsigned int nr, u64 hw_idx);
+	bool		(*youngest)(struct intel_lbr_rec *rec);
 };
 
 /**
@@ -137,6 +140,8 @@ struct intel_lbr_caps {
 s64 intel_lbr_ctl(u64 bst, const struct intel_lbr_caps *caps);
 void intel_lbr_probe(struct x86_core *core, u64 perf_caps);
 int intel_lbr_init(struct perf_event *event);
+int intel_lbr_init_ip(struct perf_event *event);
+bool intel_lbr_youngest(struct intel_lbr_rec *rec);
 void intel_lbr_free(struct perf_event *event);
 int intel_lbr_add(struct perf_event *event);
 void intel_lbr_del(struct perf_event *event);
@@ -157,9 +162,10 @@ void intel_lbr_save_stack(struct perf_event *event,
 /* lbr_arch.c: Architectural LBR */
 bool intel_lbr_arch_probe(struct intel_lbr_caps *caps);
 
-/* lbr_msr.c: the model-specific LBR (LBR_FMT 4 and 5) */
+/* lbr_msr.c: the model-specific LBR (LBR_FMT 3 to 5) */
 u64 intel_lbr_select(u64 ctl);
-void intel_lbr_from_split(u64 raw, bool tsx, struct intel_lbr_rec *rec);
+void intel_lbr_from_split(u64 raw, unsigned int fmt, bool tsx,
+			  struct intel_lbr_rec *rec);
 u64 intel_lbr_from_join(const struct intel_lbr_rec *rec, bool tsx);
 bool intel_lbr_msr_probe(struct intel_lbr_caps *caps, u64 perf_caps);
 
@@ -171,7 +177,9 @@ void intel_ds_load(struct debug_store *cea_ds);
  * struct intel_pebs_rec - one PEBS record, decoded whatever its format
  * @size: its bytes in the buffer
  * @cntrs: the counters it is for (its applicable counters)
- * @ip: the eventing IP: the instruction that made the counter wrap
+ * @ip: the eventing IP: the instruction that made the counter wrap;
+ *	without @has_ip the instruction after it
+ * @has_ip: the record names the eventing IP (from format 2 on)
  * @tsc: the TSC when it was written
  * @has_gprs: @flags, @next_ip and @gpr hold its general registers
  * @flags: RFLAGS after the eventing instruction
@@ -190,6 +198,7 @@ struct intel_pebs_rec {
 	u32				size;
 	u64				cntrs;
 	u64				ip;
+	bool				has_ip;
 	u64				tsc;
 	bool				has_gprs;
 	u64				flags;
@@ -207,6 +216,13 @@ struct intel_pebs_rec {
 
 /* MSR_PEBS_DATA_CFG (and a format 4 record's groups): LBR entries - 1 */
 #define PEBS_DATACFG_LBR_NR	GENMASK_ULL(31, 24)
+
+/* pebs_ip.c: reads code as x86_read_text() does */
+typedef unsigned int (*intel_text_reader_t)(u64 addr, u8 *buf,
+					    unsigned int len, bool *is64);
+bool intel_pebs_ip_walk(u64 from, u64 to, u64 next_ip,
+			intel_text_reader_t read, u64 *ip);
+bool intel_pebs_lbr_ip(u64 next_ip, u64 *ip);
 
 /* pebs_rec.c */
 bool intel_pebs_rec_fixed(unsigned int fmt, const void *raw, u64 left,

@@ -206,32 +206,15 @@ s64 intel_lbr_ctl(u64 bst, const struct intel_lbr_caps *caps)
 	return ctl;
 }
 
-/**
- * intel_lbr_init - accept a new event's branch stack
- * @event: an event of the core PMU that samples PERF_SAMPLE_BRANCH_STACK
- *
- * Errors in upstream's order, which tools see: branch counters (event
- * logging) are -EINVAL, as no CPU we drive logs events in the LBR; no
- * LBR is -EOPNOTSUPP; then those of intel_lbr_ctl(); a group member that
- * wants the LBR set up otherwise than the others is -EINVAL.
- *
- * A counting event read through its group (PERF_SAMPLE_READ) never
- * takes a sample of its own, so it gets no stack and uses no LBR.
- *
- * Context: perf_event_open(), may sleep.
- * Return: 0 or a negative errno.
+/*
+ * @event uses the LBR, recording @bst's branches: a branch stack of its
+ * own, or the branches its PEBS records need (intel_lbr_init_ip()).
  */
-int intel_lbr_init(struct perf_event *event)
+static int lbr_setup(struct perf_event *event, u64 bst)
 {
-	u64 bst = event->attr.branch_sample_type;
 	struct lbr_saved *saved;
 	s64 ctl;
 
-	if (bst & PERF_SAMPLE_BRANCH_COUNTERS)
-		return -EINVAL;
-	if (!is_sampling_event(event) &&
-	    (event->attr.sample_type & PERF_SAMPLE_READ))
-		return 0;
 	if (!lbr.depth)
 		return -EOPNOTSUPP;
 	ctl = intel_lbr_ctl(bst, &lbr);
@@ -255,6 +238,67 @@ int intel_lbr_init(struct perf_event *event)
 	event->hw.branch_reg.config = ctl;
 	event->hw.flags |= X86_EVENT_FLAG_LBR;
 	return 0;
+}
+
+/**
+ * intel_lbr_init - accept a new event's branch stack
+ * @event: an event of the core PMU that samples PERF_SAMPLE_BRANCH_STACK
+ *
+ * Errors in upstream's order, which tools see: branch counters (event
+ * logging) are -EINVAL, as no CPU we drive logs events in the LBR; no
+ * LBR is -EOPNOTSUPP; then those of intel_lbr_ctl(); a group member that
+ * wants the LBR set up otherwise than the others is -EINVAL.
+ *
+ * A counting event read through its group (PERF_SAMPLE_READ) never
+ * takes a sample of its own, so it gets no stack and uses no LBR.
+ *
+ * Context: perf_event_open(), may sleep.
+ * Return: 0 or a negative errno.
+ */
+int intel_lbr_init(struct perf_event *event)
+{
+	u64 bst = event->attr.branch_sample_type;
+
+	if (bst & PERF_SAMPLE_BRANCH_COUNTERS)
+		return -EINVAL;
+	if (!is_sampling_event(event) &&
+	    (event->attr.sample_type & PERF_SAMPLE_READ))
+		return 0;
+	if (event->hw.flags & X86_EVENT_FLAG_LBR)
+		return 0;
+	return lbr_setup(event, bst);
+}
+
+/**
+ * intel_lbr_init_ip - the LBR for a precise event whose records lack
+ *	the eventing IP (PEBS formats before 2, pebs_ip.c)
+ * @event: a new precise event asking for the eventing IP
+ *
+ * Finding the IP needs every taken branch at the event's levels. An
+ * event with a branch stack of its own must select exactly those
+ * (-EOPNOTSUPP otherwise, upstream's errno); one without gets them,
+ * without their going into its samples.
+ *
+ * Context: perf_event_open(), may sleep.
+ * Return: 0 or a negative errno.
+ */
+int intel_lbr_init_ip(struct perf_event *event)
+{
+	const struct perf_event_attr *attr = &event->attr;
+	u64 levels = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL;
+	u64 want = 0;
+
+	if (!attr->exclude_user)
+		want |= PERF_SAMPLE_BRANCH_USER;
+	if (!attr->exclude_kernel)
+		want |= PERF_SAMPLE_BRANCH_KERNEL;
+	if (has_branch_stack(event)) {
+		if (!(attr->branch_sample_type & PERF_SAMPLE_BRANCH_ANY) ||
+		    (attr->branch_sample_type & levels) != want)
+			return -EOPNOTSUPP;
+		return intel_lbr_init(event);
+	}
+	return lbr_setup(event, PERF_SAMPLE_BRANCH_ANY | want);
 }
 
 /**
@@ -505,7 +549,7 @@ void intel_lbr_sample(struct perf_event *event, struct perf_sample_data *data)
 	u64 hw_idx;
 	u8 *types;
 
-	if (!(event->hw.flags & X86_EVENT_FLAG_LBR))
+	if (!(event->hw.flags & X86_EVENT_FLAG_LBR) || !has_branch_stack(event))
 		return;
 	bs = this_cpu_ptr(lbr_bufs);
 	rec = (void *)bs + lbr_buf_stack_size(lbr.depth);
@@ -514,6 +558,21 @@ void intel_lbr_sample(struct perf_event *event, struct perf_sample_data *data)
 	for (i = 0; i < nr; i++)
 		types[i] = intel_lbr_decode(&rec[i], &bs->entries[i]);
 	intel_lbr_save_stack(event, data, bs, nr, types, hw_idx);
+}
+
+/**
+ * intel_lbr_youngest - the last branch the LBR recorded here
+ * @rec: filled in
+ *
+ * Context: the PMI, the LBR stopped.
+ * Return: false when no event uses the LBR here, the backend cannot
+ * tell, or the LBR is empty.
+ */
+bool intel_lbr_youngest(struct intel_lbr_rec *rec)
+{
+	if (!this_cpu_read(lbr_cpu.users) || !lbr.ops->youngest)
+		return false;
+	return lbr.ops->youngest(rec);
 }
 
 /**

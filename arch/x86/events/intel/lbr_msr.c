@@ -5,8 +5,8 @@
  *
  * Before Arch LBR each model had its own LBR (SDM vol. 3B, "Last Branch,
  * Interrupt, and Exception Recording" and the sections for each
- * microarchitecture; vol. 4 for the MSRs). We drive those of Haswell to
- * Tiger Lake: a ring of N entries, MSR_LASTBRANCH_x_FROM_IP (680H + x)
+ * microarchitecture; vol. 4 for the MSRs). We drive those of Sandy Bridge
+ * to Tiger Lake: a ring of N entries, MSR_LASTBRANCH_x_FROM_IP (680H + x)
  * and _TO_IP (6C0H + x), whose youngest is the one MSR_LASTBRANCH_TOS
  * names; a new branch advances the TOS and overwrites the oldest.
  * IA32_DEBUGCTL.LBR turns recording on. N is not enumerated: it is the
@@ -19,9 +19,13 @@
  *   and TSX_ABORT 61, above an address sign-extended from bit 60. On a
  *   part without TSX, bits 62:61 are sign extension too: they read as
  *   such, and a write with them otherwise #GPs.
+ * - 3 (Sandy Bridge, Ivy Bridge): MISPRED alone, in bit 63, above an
+ *   address sign-extended from bit 62. These parts have no call-stack
+ *   mode.
  *
- * struct intel_lbr_rec has the layout of format 5; format 4's flags sit
- * at the same bits of its @info, so the rest of lbr.c sees no format.
+ * struct intel_lbr_rec has the layout of format 5; format 3 and 4's
+ * flags sit at the same bits of its @info, so the rest of lbr.c sees no
+ * format.
  *
  * MSR_LBR_SELECT filters. Its bits 0-8 each suppress a kind of branch:
  * those ending in ring 0 (CPL_EQ_0) or in rings 1-3 (CPL_NEQ_0), JCC,
@@ -61,6 +65,7 @@
 
 /* IA32_PERF_CAPABILITIES[5:0]: the LBR format; 5 has MSR_LBR_INFO_x */
 #define LBR_MSR_FMT		GENMASK_ULL(5, 0)
+#define LBR_MSR_FMT_FLAGS	3
 #define LBR_MSR_FMT_FLAGS2	4
 #define LBR_MSR_FMT_INFO	5
 
@@ -84,10 +89,14 @@
 
 /*
  * The depth of the models whose LBR we drive (SDM vol. 3B, the table of
- * LBR stack sizes by model): 16 on Haswell and Broadwell, 32 from Skylake
- * on.
+ * LBR stack sizes by model): 16 on Sandy Bridge to Broadwell, 32 from
+ * Skylake on.
  */
 static const struct x86_cpu_id lbr_msr_models[] __initconst = {
+	X86_MATCH_VFM(INTEL_SANDYBRIDGE, 16),
+	X86_MATCH_VFM(INTEL_SANDYBRIDGE_X, 16),
+	X86_MATCH_VFM(INTEL_IVYBRIDGE, 16),
+	X86_MATCH_VFM(INTEL_IVYBRIDGE_X, 16),
 	X86_MATCH_VFM(INTEL_HASWELL, 16),
 	X86_MATCH_VFM(INTEL_HASWELL_L, 16),
 	X86_MATCH_VFM(INTEL_HASWELL_G, 16),
@@ -114,31 +123,40 @@ static const struct x86_cpu_id lbr_msr_models[] __initconst = {
 };
 
 static unsigned int msr_depth __ro_after_init;
-/* format 5: the flags are in MSR_LBR_INFO_x; else in FROM_IP (format 4) */
+/* format 5: the flags are in MSR_LBR_INFO_x; else in FROM_IP (3, 4) */
 static bool msr_has_info __ro_after_init;
+/* the LBR format, before 5: where FROM_IP's address ends */
+static unsigned int msr_fmt __ro_after_init;
 /* format 4 on a part with TSX: FROM_IP's bits 62:61 are flags */
 static bool msr_from_tsx __ro_after_init;
 
 /**
- * intel_lbr_from_split - a format 4 FROM_IP as an address and flags
+ * intel_lbr_from_split - a FROM_IP of format 3 or 4 as address and flags
  * @raw: the MSR's value
- * @tsx: the part has TSX, so bits 62:61 are flags
+ * @fmt: 3 (MISPRED in bit 63 above an address of 63 bits) or 4 (the
+ *	address's sign from bit 60 up)
+ * @tsx: format 4 on a part with TSX: bits 62:61 are IN_TX and
+ *	TSX_ABORT, not sign extension
  * @rec: its @from and @info filled in
  *
  * Context: any.
  */
-void intel_lbr_from_split(u64 raw, bool tsx, struct intel_lbr_rec *rec)
+void intel_lbr_from_split(u64 raw, unsigned int fmt, bool tsx,
+			  struct intel_lbr_rec *rec)
 {
-	rec->from = (u64)((s64)(raw << 3) >> 3);
-	rec->info = raw & (tsx ? LBR_FROM_FLAGS : LBR_INFO_MISPRED);
+	unsigned int top = fmt == LBR_MSR_FMT_FLAGS ? 1 : 3;
+
+	rec->from = (u64)((s64)(raw << top) >> top);
+	rec->info = raw & (top == 3 && tsx ? LBR_FROM_FLAGS :
+					     LBR_INFO_MISPRED);
 }
 
 /**
- * intel_lbr_from_join - the format 4 FROM_IP of an entry, to write back
+ * intel_lbr_from_join - the FROM_IP of an entry, to write back
  * @rec: the entry, as intel_lbr_from_split() made it
- * @tsx: as for intel_lbr_from_split()
- *
- * Without TSX, bits 62:61 must repeat bit 60: any other value #GPs.
+ * @tsx: bits 62:61 are flags (format 4 with TSX); else they must repeat
+ *	the address's sign (format 4 without TSX, where anything else
+ *	#GPs, and format 3, where they are the address's)
  *
  * Context: any.
  * Return: the MSR's value.
@@ -249,11 +267,27 @@ static unsigned int msr_read(struct intel_lbr_rec *rec, u64 *hw_idx)
 			rec[i].from = from;
 			rdmsrl(MSR_LBR_INFO_0 + slot, rec[i].info);
 		} else {
-			intel_lbr_from_split(from, msr_from_tsx, &rec[i]);
+			intel_lbr_from_split(from, msr_fmt, msr_from_tsx,
+					     &rec[i]);
 		}
 	}
 	*hw_idx = tos;
 	return i;
+}
+
+/* only the youngest entry, for a PEBS record's IP (no LBR_INFO then) */
+static bool msr_youngest(struct intel_lbr_rec *rec)
+{
+	u64 tos, from;
+
+	rdmsrl(MSR_LBR_TOS, tos);
+	tos %= msr_depth;
+	rdmsrl(MSR_LBR_NHM_FROM + tos, from);
+	if (!from)
+		return false;
+	rdmsrl(MSR_LBR_NHM_TO + tos, rec->to);
+	intel_lbr_from_split(from, msr_fmt, msr_from_tsx, rec);
+	return true;
 }
 
 /*
@@ -290,6 +324,7 @@ static const struct intel_lbr_ops msr_ops = {
 	.clear	= msr_clear,
 	.read	= msr_read,
 	.write	= msr_write,
+	.youngest = msr_youngest,
 };
 
 /**
@@ -297,8 +332,9 @@ static const struct intel_lbr_ops msr_ops = {
  * @caps: filled in when there is one
  * @perf_caps: IA32_PERF_CAPABILITIES
  *
- * Needs LBR_FMT 4 or 5 and a model whose depth we know; the registers
- * must answer (a hypervisor may offer the format without them).
+ * Needs LBR_FMT 3 to 5 and a model whose depth we know; the registers
+ * must answer (a hypervisor may offer the format without them). Format 3
+ * has no call-stack mode.
  *
  * Context: boot CPU, at early_initcall.
  * Return: whether the CPU has it.
@@ -311,7 +347,8 @@ bool __init intel_lbr_msr_probe(struct intel_lbr_caps *caps, u64 perf_caps)
 	unsigned int depth;
 	u64 val;
 
-	if (fmt != LBR_MSR_FMT_INFO && fmt != LBR_MSR_FMT_FLAGS2)
+	if (fmt != LBR_MSR_FMT_INFO && fmt != LBR_MSR_FMT_FLAGS2 &&
+	    fmt != LBR_MSR_FMT_FLAGS)
 		return false;
 	m = x86_match_cpu(lbr_msr_models);
 	if (!m)
@@ -325,8 +362,10 @@ bool __init intel_lbr_msr_probe(struct intel_lbr_caps *caps, u64 perf_caps)
 
 	msr_depth = depth;
 	msr_has_info = info;
-	msr_from_tsx = boot_cpu_has(X86_FEATURE_RTM) ||
-		       boot_cpu_has(X86_FEATURE_HLE);
+	msr_fmt = fmt;
+	msr_from_tsx = fmt == LBR_MSR_FMT_FLAGS2 &&
+		       (boot_cpu_has(X86_FEATURE_RTM) ||
+			boot_cpu_has(X86_FEATURE_HLE));
 	*caps = (struct intel_lbr_caps) {
 		.ops		= &msr_ops,
 		.depth		= depth,
@@ -336,7 +375,7 @@ bool __init intel_lbr_msr_probe(struct intel_lbr_caps *caps, u64 perf_caps)
 		.filter_msr	= MSR_LBR_SELECT,
 		.cpl		= true,
 		.filter		= true,
-		.call_stack	= true,
+		.call_stack	= fmt != LBR_MSR_FMT_FLAGS,
 		.mispred	= true,
 		.timed		= info,
 	};

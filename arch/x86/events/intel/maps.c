@@ -111,9 +111,69 @@ static const struct x86_constraint hsw_constraints[] = {
 	{ }
 };
 
-/* precise, the load-latency event samples on any of counters 0-3 */
+/*
+ * Precise, the load-latency event samples on any of counters 0-3, and
+ * cycles:ppp, which pebs.c counts as INST_RETIRED.PREC_DIST with a
+ * counter mask, stays on PREC_DIST's counter 1
+ */
 static const struct x86_constraint hsw_pebs_constraints[] = {
 	X86_CONSTRAIN_EVENT_UMASK(0x01cd, 0xf),	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
+	INTEL_CONSTRAIN_EXACT(0x108001c0, 0x2),	/* INST_RETIRED.PREC_DIST, c=16, i */
+	{ }
+};
+
+/* Skylake, and Ivy Bridge: only cycles:ppp (see hsw_pebs_constraints) */
+static const struct x86_constraint pdist_cycles_constraints[] = {
+	INTEL_CONSTRAIN_EXACT(0x108001c0, 0x2),	/* INST_RETIRED.PREC_DIST, c=16, i */
+	{ }
+};
+
+/*
+ * Sandy Bridge and Ivy Bridge, client and server (the event lists
+ * sandybridge, jaketown, ivybridge and ivytown, which agree on these
+ * codes but for Ivy Bridge's DTLB_LOAD_MISSES umask). As for Skylake, no
+ * last-level or node entries.
+ */
+static const x86_cache_map_t snb_cache_map = {
+	[C(L1D)][C(OP_READ)][C(RESULT_ACCESS)] = 0x81d0,	/* MEM_UOPS_RETIRED.ALL_LOADS */
+	[C(L1D)][C(OP_READ)][C(RESULT_MISS)] = 0x0151,	/* L1D.REPLACEMENT */
+	[C(L1D)][C(OP_WRITE)][C(RESULT_ACCESS)] = 0x82d0,	/* MEM_UOPS_RETIRED.ALL_STORES */
+	[C(L1I)][C(OP_READ)][C(RESULT_MISS)] = 0x0280,	/* ICACHE.MISSES */
+	[C(DTLB)][C(OP_READ)][C(RESULT_ACCESS)] = 0x81d0,	/* MEM_UOPS_RETIRED.ALL_LOADS */
+	[C(DTLB)][C(OP_READ)][C(RESULT_MISS)] = 0x0208,	/* DTLB_LOAD_MISSES.WALK_COMPLETED */
+	[C(DTLB)][C(OP_WRITE)][C(RESULT_ACCESS)] = 0x82d0,	/* MEM_UOPS_RETIRED.ALL_STORES */
+	[C(DTLB)][C(OP_WRITE)][C(RESULT_MISS)] = 0x0249,	/* DTLB_STORE_MISSES.WALK_COMPL. */
+	[C(ITLB)][C(OP_READ)][C(RESULT_ACCESS)] = 0x1085,	/* ITLB_MISSES.STLB_HIT */
+	[C(ITLB)][C(OP_READ)][C(RESULT_MISS)] = 0x0285,	/* ITLB_MISSES.WALK_COMPLETED */
+	[C(BPU)][C(OP_READ)][C(RESULT_ACCESS)] = 0x00c4,	/* BR_INST_RETIRED.ALL_BRANCHES */
+	[C(BPU)][C(OP_READ)][C(RESULT_MISS)] = 0x00c5,	/* BR_MISP_RETIRED.ALL_BRANCHES */
+};
+
+static const x86_cache_map_t ivb_cache_map = {
+	[C(L1D)][C(OP_READ)][C(RESULT_ACCESS)] = 0x81d0,	/* MEM_UOPS_RETIRED.ALL_LOADS */
+	[C(L1D)][C(OP_READ)][C(RESULT_MISS)] = 0x0151,	/* L1D.REPLACEMENT */
+	[C(L1D)][C(OP_WRITE)][C(RESULT_ACCESS)] = 0x82d0,	/* MEM_UOPS_RETIRED.ALL_STORES */
+	[C(L1I)][C(OP_READ)][C(RESULT_MISS)] = 0x0280,	/* ICACHE.MISSES */
+	[C(DTLB)][C(OP_READ)][C(RESULT_ACCESS)] = 0x81d0,	/* MEM_UOPS_RETIRED.ALL_LOADS */
+	[C(DTLB)][C(OP_READ)][C(RESULT_MISS)] = 0x8208,	/* DTLB_LOAD_MISSES.WALK_COMPLETED */
+	[C(DTLB)][C(OP_WRITE)][C(RESULT_ACCESS)] = 0x82d0,	/* MEM_UOPS_RETIRED.ALL_STORES */
+	[C(DTLB)][C(OP_WRITE)][C(RESULT_MISS)] = 0x0249,	/* DTLB_STORE_MISSES.WALK_COMPL. */
+	[C(ITLB)][C(OP_READ)][C(RESULT_ACCESS)] = 0x1085,	/* ITLB_MISSES.STLB_HIT */
+	[C(ITLB)][C(OP_READ)][C(RESULT_MISS)] = 0x0285,	/* ITLB_MISSES.WALK_COMPLETED */
+	[C(BPU)][C(OP_READ)][C(RESULT_ACCESS)] = 0x00c4,	/* BR_INST_RETIRED.ALL_BRANCHES */
+	[C(BPU)][C(OP_READ)][C(RESULT_MISS)] = 0x00c5,	/* BR_MISP_RETIRED.ALL_BRANCHES */
+};
+
+/*
+ * Sandy Bridge and Ivy Bridge, by the lists' "Counter" fields and the
+ * SDM: PREC_DIST only on counter 1, L1D_PEND_MISS.PENDING only on
+ * counter 2, the load-latency and precise-store events only on counter
+ * 3, precise or not.
+ */
+static const struct x86_constraint snb_constraints[] = {
+	INTEL_CONSTRAIN_EXACT(0x01c0, 0x2),	/* INST_RETIRED.PREC_DIST */
+	X86_CONSTRAIN_EVENT_UMASK(0x0148, 0x4),	/* L1D_PEND_MISS.PENDING* */
+	X86_CONSTRAIN_EVENT(0xcd, 0x8),		/* MEM_TRANS_RETIRED.* */
 	{ }
 };
 
@@ -133,6 +193,14 @@ static const x86_cache_map_t glm_cache_map = {
 
 /* the models written by hand; ends at vfm 0 */
 static const struct intel_model intel_sdm_models[] = {
+	{ INTEL_SANDYBRIDGE, 0, "sandybridge", &snb_cache_map,
+	  snb_constraints },
+	{ INTEL_SANDYBRIDGE_X, 0, "sandybridge", &snb_cache_map,
+	  snb_constraints },
+	{ INTEL_IVYBRIDGE, 0, "ivybridge", &ivb_cache_map, snb_constraints,
+	  pdist_cycles_constraints },
+	{ INTEL_IVYBRIDGE_X, 0, "ivybridge", &ivb_cache_map, snb_constraints,
+	  pdist_cycles_constraints },
 	{ INTEL_HASWELL, 0, "haswell", &hsw_cache_map, hsw_constraints,
 	  hsw_pebs_constraints },
 	{ INTEL_HASWELL_X, 0, "haswell", &hsw_cache_map, hsw_constraints,
@@ -149,13 +217,20 @@ static const struct intel_model intel_sdm_models[] = {
 	  hsw_pebs_constraints },
 	{ INTEL_BROADWELL_X, 0, "broadwell", &hsw_cache_map, hsw_constraints,
 	  hsw_pebs_constraints },
-	{ INTEL_SKYLAKE, 0, "skylake", &skl_cache_map, skl_constraints },
-	{ INTEL_SKYLAKE_L, 0, "skylake", &skl_cache_map, skl_constraints },
-	{ INTEL_SKYLAKE_X, 0, "skylake", &skl_cache_map, skl_constraints },
-	{ INTEL_KABYLAKE, 0, "skylake", &skl_cache_map, skl_constraints },
-	{ INTEL_KABYLAKE_L, 0, "skylake", &skl_cache_map, skl_constraints },
-	{ INTEL_COMETLAKE, 0, "skylake", &skl_cache_map, skl_constraints },
-	{ INTEL_COMETLAKE_L, 0, "skylake", &skl_cache_map, skl_constraints },
+	{ INTEL_SKYLAKE, 0, "skylake", &skl_cache_map, skl_constraints,
+	  pdist_cycles_constraints },
+	{ INTEL_SKYLAKE_L, 0, "skylake", &skl_cache_map, skl_constraints,
+	  pdist_cycles_constraints },
+	{ INTEL_SKYLAKE_X, 0, "skylake", &skl_cache_map, skl_constraints,
+	  pdist_cycles_constraints },
+	{ INTEL_KABYLAKE, 0, "skylake", &skl_cache_map, skl_constraints,
+	  pdist_cycles_constraints },
+	{ INTEL_KABYLAKE_L, 0, "skylake", &skl_cache_map, skl_constraints,
+	  pdist_cycles_constraints },
+	{ INTEL_COMETLAKE, 0, "skylake", &skl_cache_map, skl_constraints,
+	  pdist_cycles_constraints },
+	{ INTEL_COMETLAKE_L, 0, "skylake", &skl_cache_map, skl_constraints,
+	  pdist_cycles_constraints },
 	{ INTEL_ATOM_GOLDMONT, 0, "goldmont", &glm_cache_map, NULL },
 	{ INTEL_ATOM_GOLDMONT_D, 0, "goldmont", &glm_cache_map, NULL },
 	{ INTEL_ATOM_GOLDMONT_PLUS, 0, "goldmont_plus", &glm_cache_map, NULL },

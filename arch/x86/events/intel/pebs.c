@@ -11,10 +11,13 @@
  * record names the instruction that made the counter wrap (the eventing
  * IP), which is what precise_ip asks for.
  *
- * We drive three record formats (pebs_rec.c decodes them). Format 3
+ * We drive four record formats (pebs_rec.c decodes them). Format 3
  * (Skylake): PEBS on the general-purpose counters, every record alike,
  * with the general registers, the memory info and the TSC; format 2
- * (Haswell, Broadwell) is the same without the TSC. Format 4
+ * (Haswell, Broadwell) is the same without the TSC, format 1 (Sandy
+ * Bridge, Ivy Bridge) without the eventing IP either, which pebs_ip.c
+ * then finds from the LBR: such an event uses the LBR (lbr.c) whether or
+ * not it samples branch stacks, and has one record per PMI. Format 4
  * with PEBS_BASELINE (Ice Lake and later): every counter can sample
  * precisely and a record is built of groups, chosen for the whole CPU
  * by MSR_PEBS_DATA_CFG and written for a counter only when its
@@ -35,7 +38,10 @@
  * Levels (upstream's ABI): precise_ip 2 gives the eventing IP with
  * PERF_RECORD_MISC_EXACT_IP; 1 gives the IP of the record's registers,
  * the instruction after the eventing one, without the flag. Both are
- * "constant skid". 3 asks for precise distribution as well, which some
+ * "constant skid". Before Ice Lake only some events can use PEBS, and
+ * the cycles event (CPU_CLK_UNHALTED, 3CH) is not one of them: a precise
+ * cycles event counts with one that is and that counts every cycle
+ * (pebs_cycles_models[]). 3 asks for precise distribution as well, which some
  * counters of the models we know have (pebs_pdist_models[]);
  * x86_pdist_counters() keeps such events there. Format 3 parts report 3
  * too, as upstream does for the precise distribution of their
@@ -138,10 +144,13 @@
 #define PDIST_BOTH	(PDIST_FIXED0 | PDIST_GP0)
 
 /*
- * Format 2 parts with INST_RETIRED.PREC_DIST on counter 1, which upstream
- * reports as precise_ip 3 (Silvermont and Airmont, also format 2, lack it)
+ * Format 1 and 2 parts with INST_RETIRED.PREC_DIST on counter 1, which
+ * upstream reports as precise_ip 3 (Sandy Bridge, and Silvermont and
+ * Airmont, also format 2, lack it)
  */
-static const struct x86_cpu_id pebs_fmt2_pdist_models[] __initconst = {
+static const struct x86_cpu_id pebs_old_pdist_models[] __initconst = {
+	X86_MATCH_VFM(INTEL_IVYBRIDGE, 0),
+	X86_MATCH_VFM(INTEL_IVYBRIDGE_X, 0),
 	X86_MATCH_VFM(INTEL_HASWELL, 0),
 	X86_MATCH_VFM(INTEL_HASWELL_X, 0),
 	X86_MATCH_VFM(INTEL_HASWELL_L, 0),
@@ -150,6 +159,53 @@ static const struct x86_cpu_id pebs_fmt2_pdist_models[] __initconst = {
 	X86_MATCH_VFM(INTEL_BROADWELL_D, 0),
 	X86_MATCH_VFM(INTEL_BROADWELL_G, 0),
 	X86_MATCH_VFM(INTEL_BROADWELL_X, 0),
+	{}
+};
+
+/* the format 1 parts we have event tables and an LBR for (maps.c) */
+static const struct x86_cpu_id pebs_fmt1_models[] __initconst = {
+	X86_MATCH_VFM(INTEL_SANDYBRIDGE, 0),
+	X86_MATCH_VFM(INTEL_SANDYBRIDGE_X, 0),
+	X86_MATCH_VFM(INTEL_IVYBRIDGE, 0),
+	X86_MATCH_VFM(INTEL_IVYBRIDGE_X, 0),
+	{}
+};
+
+/*
+ * Precise cycles before Ice Lake. CPU_CLK_UNHALTED is no PEBS event
+ * there, so a precise cycles event counts with one that is, with INV
+ * and a counter mask of 16: it then counts the cycles in which fewer
+ * than 16 uops (Sandy Bridge to Broadwell: UOPS_RETIRED.ALL) or
+ * instructions (Skylake: INST_RETIRED.ANY_P) retired, which is every
+ * cycle, as no core retires that many at once. precise_ip 3 takes
+ * INST_RETIRED.PREC_DIST the same way, on its counter 1.
+ */
+#define PEBS_EVERY_CYCLE(code)	((code) | ARCH_PERFMON_EVENTSEL_INV | \
+				 16ULL << 24)	/* CMASK, bits 31:24 */
+#define PEBS_CYC_UOPS		PEBS_EVERY_CYCLE(0x01c2)
+#define PEBS_CYC_INSNS		PEBS_EVERY_CYCLE(0x00c0)
+#define PEBS_CYC_PREC_DIST	PEBS_EVERY_CYCLE(0x01c0)
+
+static const struct x86_cpu_id pebs_cycles_models[] __initconst = {
+	X86_MATCH_VFM(INTEL_SANDYBRIDGE, PEBS_CYC_UOPS),
+	X86_MATCH_VFM(INTEL_SANDYBRIDGE_X, PEBS_CYC_UOPS),
+	X86_MATCH_VFM(INTEL_IVYBRIDGE, PEBS_CYC_UOPS),
+	X86_MATCH_VFM(INTEL_IVYBRIDGE_X, PEBS_CYC_UOPS),
+	X86_MATCH_VFM(INTEL_HASWELL, PEBS_CYC_UOPS),
+	X86_MATCH_VFM(INTEL_HASWELL_X, PEBS_CYC_UOPS),
+	X86_MATCH_VFM(INTEL_HASWELL_L, PEBS_CYC_UOPS),
+	X86_MATCH_VFM(INTEL_HASWELL_G, PEBS_CYC_UOPS),
+	X86_MATCH_VFM(INTEL_BROADWELL, PEBS_CYC_UOPS),
+	X86_MATCH_VFM(INTEL_BROADWELL_D, PEBS_CYC_UOPS),
+	X86_MATCH_VFM(INTEL_BROADWELL_G, PEBS_CYC_UOPS),
+	X86_MATCH_VFM(INTEL_BROADWELL_X, PEBS_CYC_UOPS),
+	X86_MATCH_VFM(INTEL_SKYLAKE, PEBS_CYC_INSNS),
+	X86_MATCH_VFM(INTEL_SKYLAKE_L, PEBS_CYC_INSNS),
+	X86_MATCH_VFM(INTEL_SKYLAKE_X, PEBS_CYC_INSNS),
+	X86_MATCH_VFM(INTEL_KABYLAKE, PEBS_CYC_INSNS),
+	X86_MATCH_VFM(INTEL_KABYLAKE_L, PEBS_CYC_INSNS),
+	X86_MATCH_VFM(INTEL_COMETLAKE, PEBS_CYC_INSNS),
+	X86_MATCH_VFM(INTEL_COMETLAKE_L, PEBS_CYC_INSNS),
 	{}
 };
 
@@ -212,7 +268,8 @@ static const struct x86_cpu_id pebs_pdist_models[] __initconst = {
 /* what the probe found; max_precise 0 while PEBS is off */
 static struct {
 	unsigned int	max_precise;
-	unsigned int	fmt;		/* the records' layout, 2 to 4 */
+	unsigned int	fmt;		/* the records' layout, 1 to 4 */
+	u64		cycles;		/* precise cycles' event, 0: 3CH */
 	unsigned int	reset_fixed;	/* fixed counter 0's DS reset slot */
 	u64		cntrs;		/* counters with a PEBS_ENABLE bit */
 	unsigned int	lbrs;		/* entries of the LBR group, 0: none */
@@ -360,6 +417,9 @@ static bool pebs_large_ok(struct perf_event *event)
 
 	if (attr->freq)
 		return false;
+	/* the LBR must still hold the branch before the record */
+	if (pebs.fmt < 2 && attr->precise_ip > 1)
+		return false;
 	if (!pebs_tsc_time(event))
 		ok &= ~PERF_SAMPLE_TIME;
 	if (attr->sample_regs_intr & ~PEBS_GPR_REGS)
@@ -374,16 +434,31 @@ static bool pebs_large_ok(struct perf_event *event)
  * @event: an event of the core PMU with 0 < precise_ip <= max_precise,
  *	sampling
  *
- * Any event may be precise (PEBS_BASELINE); only the counters with a
- * PEBS_ENABLE bit take it, which x86_event_counters() applies. A large
- * one asks for the context switches, where its waiting records are
- * flushed.
+ * Any event may be precise; only the counters with a PEBS_ENABLE bit
+ * take it, which x86_event_counters() applies. Before Ice Lake cycles
+ * are counted with an event PEBS takes (pebs_cycles_models[]). An event
+ * whose records lack the eventing IP asks for the LBR to find it. A
+ * large one asks for the context switches, where its waiting records
+ * are flushed.
  *
  * Context: perf_event_open(), may sleep.
- * Return: 0.
+ * Return: 0, or intel_lbr_init_ip()'s errno.
  */
 int intel_pebs_init(struct perf_event *event)
 {
+	struct hw_perf_event *hwc = &event->hw;
+	int ret;
+
+	if (pebs.cycles && (hwc->config & X86_RAW_EVENT_MASK) == 0x003c)
+		hwc->config = (hwc->config & ~X86_RAW_EVENT_MASK) |
+			      (event->attr.precise_ip == 3 ?
+			       PEBS_CYC_PREC_DIST : pebs.cycles);
+	/* the eventing IP of a record that has none comes from the LBR */
+	if (pebs.fmt < 2 && event->attr.precise_ip > 1) {
+		ret = intel_lbr_init_ip(event);
+		if (ret)
+			return ret;
+	}
 	event->hw.flags |= X86_EVENT_FLAG_PEBS;
 	event->hw.extra_reg.config = pebs_groups_for(event);
 	if (pebs_large_ok(event)) {
@@ -619,6 +694,7 @@ static void pebs_regs(struct perf_event *event, struct pt_regs *regs,
 		      const struct intel_pebs_rec *r)
 {
 	unsigned long *slots = (unsigned long *)regs;
+	bool exact = true;
 	u64 ip = r->ip;
 	unsigned int i;
 
@@ -631,10 +707,14 @@ static void pebs_regs(struct perf_event *event, struct pt_regs *regs,
 	}
 	if (event->attr.precise_ip < 2 && r->has_gprs) {
 		ip = r->next_ip;
-		regs->flags &= ~PERF_EFLAGS_EXACT;
-	} else {
-		regs->flags |= PERF_EFLAGS_EXACT;
+		exact = false;
+	} else if (!r->has_ip) {
+		exact = intel_pebs_lbr_ip(r->next_ip, &ip);
 	}
+	if (exact)
+		regs->flags |= PERF_EFLAGS_EXACT;
+	else
+		regs->flags &= ~PERF_EFLAGS_EXACT;
 	regs->ip = ip;
 	regs->cs = ip >= TASK_SIZE_MAX ? __KERNEL_CS : __USER_CS;
 }
@@ -735,7 +815,7 @@ static bool pebs_sample(struct perf_event *event,
 		xregs.xmm_regs = (u64 *)r->xmm;
 	if (r->has_mem && (type & PEBS_MEM_SAMPLE))
 		pebs_mem_sample(event, r, &data);
-	if (hwc->flags & X86_EVENT_FLAG_LBR) {
+	if ((hwc->flags & X86_EVENT_FLAG_LBR) && has_branch_stack(event)) {
 		if (r->lbrs)
 			pebs_brstack(event, &data, r->lbrs, r->nr_lbrs);
 		else
@@ -900,8 +980,8 @@ void intel_pebs_flush(struct x86_core *core, struct x86_cpu_pmu *cpuc)
  *
  * Needs the DS area (DS, with DTES64 for its 64-bit layout), PEBS not
  * marked unavailable (IA32_MISC_ENABLE, X86_FEATURE_PEBS), record
- * format 2 or 3, or 4 to 6 with PEBS_BASELINE, and a buffer for every CPU
- * up.
+ * format 2 or 3, 1 on the models whose tables we have, or 4 to 6 with
+ * PEBS_BASELINE, and a buffer for every CPU up.
  * Formats 5 (Sapphire Rapids on) and 6 write format 4's records, and
  * keep reset values for 32 GP counters in the DS area, so the fixed
  * counters' slots move; what else they add, PEBS through EPT for guests
@@ -916,6 +996,7 @@ void __init intel_pebs_probe(struct x86_core *core, u64 caps)
 {
 	unsigned int fmt = FIELD_GET(PERF_CAP_PEBS_FORMAT, caps);
 	bool baseline = caps & PERF_CAP_PEBS_BASELINE;
+	const struct x86_cpu_id *m;
 	u64 cntrs = 0, want, bit;
 	unsigned long idx;
 	int ret;
@@ -929,7 +1010,8 @@ void __init intel_pebs_probe(struct x86_core *core, u64 caps)
 		pebs.fmt = 4;
 		pebs.reset_fixed = fmt >= 5 ? MAX_PEBS_EVENTS :
 					      MAX_PEBS_EVENTS_FMT4;
-	} else if (fmt == 2 || fmt == 3) {
+	} else if (fmt == 2 || fmt == 3 ||
+		   (fmt == 1 && x86_match_cpu(pebs_fmt1_models))) {
 		want = core->gp & PEBS_GP_CNTRS;
 		pebs.fmt = fmt;
 	} else {
@@ -959,17 +1041,22 @@ void __init intel_pebs_probe(struct x86_core *core, u64 caps)
 		pebs.lbrs = min(core->branches, PEBS_MAX_LBRS);
 	/*
 	 * Constant skid (1), the eventing IP (2) and precise distribution
-	 * (3), as upstream counts them. Format 3, and format 2 on Haswell
-	 * and Broadwell, have the last only on counter 1, for one event,
-	 * which maps.c's constraints place.
+	 * (3), as upstream counts them. Format 1 finds the eventing IP only
+	 * with the LBR. Format 3, and formats 1 and 2 from Ivy Bridge to
+	 * Broadwell, have the last only on counter 1, for one event, which
+	 * maps.c's constraints place.
 	 */
 	pebs.max_precise = 2;
-	if (pebs.fmt == 3 ||
-	    (pebs.fmt == 2 && x86_match_cpu(pebs_fmt2_pdist_models))) {
+	m = x86_match_cpu(pebs_cycles_models);
+	if (m)
+		pebs.cycles = m->driver_data;
+	if (pebs.fmt == 1 && !core->branches) {
+		pebs.max_precise = 1;
+	} else if (pebs.fmt == 3 ||
+		   (pebs.fmt < 3 && x86_match_cpu(pebs_old_pdist_models))) {
 		pebs.max_precise = 3;
 	} else if (pebs.fmt == 4) {
-		const struct x86_cpu_id *m = x86_match_cpu(pebs_pdist_models);
-
+		m = x86_match_cpu(pebs_pdist_models);
 		if (m && (m->driver_data & PDIST_FIXED0))
 			core->pdist_cntrs |= cntrs & BIT_ULL(X86_FIXED(0));
 		if (m && (m->driver_data & PDIST_GP0))

@@ -3,9 +3,13 @@
  * x86 perf_events, Intel: PEBS records, decoded (SDM vol. 3B, "Processor
  * Event Based Sampling", the record format of each generation).
  *
- * The records we drive come in three formats, which
+ * The records we drive come in four formats, which
  * IA32_PERF_CAPABILITIES names (bits 11:8):
  *
+ * - 1 (Sandy Bridge, Ivy Bridge): 0B0H bytes, format 3's record up to
+ *   the load latency. It has no eventing IP: the RIP it holds is that of
+ *   the instruction after the eventing one (the assist is trap-like),
+ *   and pebs_ip.c finds the eventing instruction from the LBR.
  * - 3 (Skylake): every record alike, 0C8H bytes: RFLAGS and RIP after the
  *   eventing instruction, the general registers, the counters the record
  *   is for (IA32_PERF_GLOBAL_STATUS bits), the data linear address, data
@@ -38,7 +42,7 @@
 
 /*
  * A format 3 record, as the SDM's table for Skylake lays it out; format 2
- * ends before @tsc.
+ * ends before @tsc, format 1 before @eventing_ip.
  */
 struct pebs_fmt3 {
 	u64	flags, ip;
@@ -53,21 +57,29 @@ struct pebs_fmt3 {
 	u64	tsc;
 };
 
-/* the size of a record of format 2 or 3, which every record has */
+/* the size of a record of format 1, 2 or 3, which every record has */
 static u32 pebs_fixed_size(unsigned int fmt)
 {
 	BUILD_BUG_ON(sizeof(struct pebs_fmt3) != 0xc8);
 	BUILD_BUG_ON(offsetof(struct pebs_fmt3, tsc) != 0xc0);
-	return fmt == 2 ? offsetof(struct pebs_fmt3, tsc) :
-			  sizeof(struct pebs_fmt3);
+	BUILD_BUG_ON(offsetof(struct pebs_fmt3, eventing_ip) != 0xb0);
+	switch (fmt) {
+	case 1:
+		return offsetof(struct pebs_fmt3, eventing_ip);
+	case 2:
+		return offsetof(struct pebs_fmt3, tsc);
+	}
+	return sizeof(struct pebs_fmt3);
 }
 
 /**
- * intel_pebs_rec_fixed - decode a format 2 or 3 record
- * @fmt: 2 or 3
+ * intel_pebs_rec_fixed - decode a format 1, 2 or 3 record
+ * @fmt: 1 to 3
  * @raw: the record
  * @left: bytes from @raw to the end of what the CPU wrote
- * @r: filled in; @r->tsc 0 for format 2, which has none
+ * @r: filled in; @r->tsc 0 before format 3, which has none; for format 1
+ *	@r->ip is the RIP after the eventing instruction (it names no
+ *	other) and @r->has_ip false
  *
  * Return: false when no whole record is left.
  */
@@ -82,7 +94,8 @@ bool intel_pebs_rec_fixed(unsigned int fmt, const void *raw, u64 left,
 	*r = (struct intel_pebs_rec) {
 		.size		= size,
 		.cntrs		= p->applicable_counters,
-		.ip		= p->eventing_ip,
+		.ip		= fmt >= 2 ? p->eventing_ip : p->ip,
+		.has_ip		= fmt >= 2,
 		.tsc		= fmt == 3 ? p->tsc : 0,
 		.has_gprs	= true,
 		.flags		= p->flags,
@@ -140,6 +153,7 @@ bool intel_pebs_rec_fmt4(const void *raw, u64 left, struct intel_pebs_rec *r)
 		.size	= size,
 		.cntrs	= basic->applicable_counters,
 		.ip	= basic->ip,
+		.has_ip	= true,
 		.tsc	= basic->tsc,
 	};
 	next = basic + 1;
@@ -169,7 +183,7 @@ bool intel_pebs_rec_fmt4(const void *raw, u64 left, struct intel_pebs_rec *r)
 
 /**
  * intel_pebs_rec_peek - a record's size and counters, nothing else
- * @fmt: the record format, 2 to 4
+ * @fmt: the record format, 1 to 4
  * @raw: the record
  * @left: bytes from @raw to the end of what the CPU wrote
  * @size: filled with the record's size
@@ -207,7 +221,7 @@ u64 intel_pebs_rec_peek(unsigned int fmt, const void *raw, u64 left,
 
 /**
  * intel_pebs_rec_size - the size of the records the CPU writes
- * @fmt: the record format, 2 to 4
+ * @fmt: the record format, 1 to 4
  * @cfg: for format 4, the groups (MSR_PEBS_DATA_CFG)
  *
  * Return: bytes.

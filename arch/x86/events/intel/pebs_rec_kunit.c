@@ -2,7 +2,7 @@
 /*
  * KUnit tests of PEBS record decoding (pebs_rec.c): a format 3 record
  * laid out word by word as the SDM's Skylake table gives it, format 2
- * (the same without the TSC), and format 4
+ * (the same without the TSC), format 1 (nor the eventing IP), and format 4
  * records of several groups; what each field becomes, and records cut
  * short or whose groups overrun their size refused.
  */
@@ -87,6 +87,7 @@ static void pebs_rec_fmt2_fields(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, intel_pebs_rec_fixed(2, raw, sizeof(raw), &r));
 	KUNIT_EXPECT_EQ(test, r.size, 0xc0);
 	KUNIT_EXPECT_EQ(test, r.cntrs, BIT_ULL(3));
+	KUNIT_EXPECT_TRUE(test, r.has_ip);
 	KUNIT_EXPECT_EQ(test, r.ip, 0x2000ULL + F3_EVENTING_IP);
 	KUNIT_EXPECT_EQ(test, r.next_ip, 0x2000ULL + F3_RIP);
 	KUNIT_EXPECT_EQ(test, r.addr, 0x2000ULL + F3_DLA);
@@ -100,6 +101,38 @@ static void pebs_rec_fmt2_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, intel_pebs_rec_peek(2, raw, sizeof(raw), &size),
 			BIT_ULL(3));
 	KUNIT_EXPECT_EQ(test, size, 0xc0);
+}
+
+/* format 1: format 3's record up to the latency, no eventing IP */
+static void pebs_rec_fmt1_fields(struct kunit *test)
+{
+	u64 raw[F3_EVENTING_IP];
+	struct intel_pebs_rec r;
+	u32 size;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(raw); i++)
+		raw[i] = 0x3000 + i;
+	raw[F3_STATUS] = BIT_ULL(1);
+	KUNIT_ASSERT_TRUE(test, intel_pebs_rec_fixed(1, raw, sizeof(raw), &r));
+	KUNIT_EXPECT_EQ(test, r.size, 0xb0);
+	KUNIT_EXPECT_EQ(test, r.cntrs, BIT_ULL(1));
+	/* only the RIP after the eventing instruction */
+	KUNIT_EXPECT_FALSE(test, r.has_ip);
+	KUNIT_EXPECT_EQ(test, r.ip, 0x3000ULL + F3_RIP);
+	KUNIT_EXPECT_EQ(test, r.next_ip, 0x3000ULL + F3_RIP);
+	KUNIT_EXPECT_EQ(test, r.gpr[0], 0x3000ULL + F3_RAX);
+	KUNIT_EXPECT_EQ(test, r.addr, 0x3000ULL + F3_DLA);
+	KUNIT_EXPECT_EQ(test, r.dse, 0x3000ULL + F3_DSE);
+	KUNIT_EXPECT_EQ(test, r.latency, 0x3000ULL + F3_LAT);
+	KUNIT_EXPECT_EQ(test, r.tsx, 0);
+	KUNIT_EXPECT_EQ(test, r.tsc, 0);
+	KUNIT_EXPECT_FALSE(test, intel_pebs_rec_fixed(2, raw, sizeof(raw), &r));
+	KUNIT_EXPECT_FALSE(test, intel_pebs_rec_fixed(1, raw, 0xaf, &r));
+	KUNIT_EXPECT_EQ(test, intel_pebs_rec_size(1, 0), 0xb0);
+	KUNIT_EXPECT_EQ(test, intel_pebs_rec_peek(1, raw, sizeof(raw), &size),
+			BIT_ULL(1));
+	KUNIT_EXPECT_EQ(test, size, 0xb0);
 }
 
 /* a format 4 record's first word: its groups and its size */
@@ -192,6 +225,7 @@ static void pebs_rec_fmt4_basic(struct kunit *test)
 static struct kunit_case pebs_rec_cases[] = {
 	KUNIT_CASE(pebs_rec_fmt3_fields),
 	KUNIT_CASE(pebs_rec_fmt2_fields),
+	KUNIT_CASE(pebs_rec_fmt1_fields),
 	KUNIT_CASE(pebs_rec_fmt4_groups),
 	KUNIT_CASE(pebs_rec_fmt4_basic),
 	{}
