@@ -46,7 +46,9 @@
 # PerfMonV2), zen4 (EPYC-Milan's features, model 0x11: PerfMonV2,
 # LbrExtV2 with 16 entries); both with Instruction-Based Sampling
 # (ibs=on, patch 0017; nowhere else), zen3 with Branch Sampling too
-# (brs=on, patch 0022; nowhere else).
+# (brs=on, patch 0022; nowhere else); broadwell (Broadwell-noTSX: v3,
+# PEBS format 2, LBR_FMT 4; patch 0020), ivybridge (IvyBridge: v3, PEBS
+# format 1, LBR_FMT 3; patch 0023).
 # SPE_QEMU=/path/qemu-system-aarch64: a QEMU whose arm64 CPU models the
 # Statistical Profiling Extension (-cpu max,spe=on, with the SPE node in
 # its device tree), for MODE spe: by default the rig's
@@ -100,12 +102,14 @@ x86_64)
 		cpu="Icelake-Server,family=6,model=143,stepping=8,model-id=Intel Xeon Processor (SapphireRapids),pmu=on" ;;
 	# Broadwell (06_3DH; patch 0020: perfmon v3, PEBS fmt 2, LBR_FMT 4)
 	broadwell) cpu=Broadwell-noTSX,pmu=on ;;
+	# Ivy Bridge (06_3AH; patch 0023: perfmon v3, PEBS fmt 1, LBR_FMT 3)
+	ivybridge) cpu=IvyBridge,pmu=on ;;
 	# with Instruction-Based Sampling (patch 0017: ibs=on, off by
 	# default) and Branch Sampling (patch 0022: brs=on, off by default)
 	zen3) cpu=EPYC-Milan,pmu=on,ibs=on,brs=on ;;
 	# QEMU 7.2 has no EPYC-Genoa: Milan's features, Genoa's identity (19_11H)
 	zen4) cpu="EPYC-Milan,model=17,model-id=AMD EPYC-Genoa Processor,pmu=on,ibs=on" ;;
-	*) die "unknown X86_PMU '$X86_PMU' (intel, amd, amd-legacy, off, skylake, icelake, sapphirerapids, broadwell, zen3 or zen4)" ;;
+	*) die "unknown X86_PMU '$X86_PMU' (intel, amd, amd-legacy, off, skylake, icelake, sapphirerapids, broadwell, ivybridge, zen3 or zen4)" ;;
 	esac
 	# the rig's QEMU with the emulated x86 PMU: built on first use
 	# (make setup builds it; with nothing changed this does nothing)

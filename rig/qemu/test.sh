@@ -37,6 +37,10 @@
 #   zen4  -cpu EPYC-Milan,model=17,pmu=on,ibs=on
 #                                         19_11H: PerfCtrExtCore, PerfMonV2,
 #                                         LbrExtV2 (16 entries), IBS
+#   bdw   -cpu Broadwell-noTSX,pmu=on     06_3DH: v3, PEBS fmt 2, LBR_FMT 4
+#                                         (patch 0020)
+#   ivb   -cpu IvyBridge,pmu=on           06_3AH: v3, PEBS fmt 1, LBR_FMT 3
+#                                         (patch 0023)
 #
 # and zen3 once more without icount (zen3/noicount: IBS counts
 # instructions, so its samples are exact there too).  The other AMD runs
@@ -66,12 +70,13 @@ declare -A cpus=(
 	[zen3]=EPYC-Milan,pmu=on,ibs=on,brs=on
 	[zen4]=EPYC-Milan,model=17,pmu=on,ibs=on
 	[bdw]=Broadwell-noTSX,pmu=on
+	[ivb]=IvyBridge,pmu=on
 )
 passed=0 failed=0
 runs="intel amd amd-legacy intel-nolbr intel-nopebs zen3"
 noicount="intel/noicount amd/noicount amd-legacy/noicount"
 if [ "${IDENTITIES:-0}" = 1 ]; then
-	runs="$runs skl icl spr bdw zen4"
+	runs="$runs skl icl spr bdw ivb zen4"
 	noicount="$noicount zen3/noicount"
 fi
 for run in $runs $noicount; do
@@ -86,7 +91,7 @@ for run in $runs $noicount; do
 	# the Intel model without PEBS: no DS, its MSRs #GP
 	[ "$model" = intel-nopebs ] && append="$append nopebs"
 	# a real part's identity: what it must present
-	case $model in skl|icl|spr|bdw|zen3|zen4) append="$append id=$model" ;; esac
+	case $model in skl|icl|spr|bdw|ivb|zen3|zen4) append="$append id=$model" ;; esac
 	# with IBS (patch 0017)
 	case $model in zen3|zen4) append="$append ibs" ;; esac
 	# with Branch Sampling (patch 0022)

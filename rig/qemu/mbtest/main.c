@@ -78,22 +78,31 @@ static int legacy_lbr;
  * "id=NAME": a real part's identity (patch 0014: the PMU follows
  * CPUID.01H's family and model); none: -cpu max, the full model
  */
-enum { ID_MAX, ID_SKL, ID_ICL, ID_SPR, ID_ZEN3, ID_ZEN4, ID_BDW };
+enum { ID_MAX, ID_SKL, ID_ICL, ID_SPR, ID_ZEN3, ID_ZEN4, ID_BDW, ID_IVB };
 static int ident;
 static const char *const ident_name[] = {
-	"max", "id=skl", "id=icl", "id=spr", "id=zen3", "id=zen4", "id=bdw",
+	"max", "id=skl", "id=icl", "id=spr", "id=zen3", "id=zen4", "id=bdw", "id=ivb",
 };
 
 /* display family and model of each identity */
 static const u32 ident_fm[][2] = {
 	{ 0, 0 }, { 6, 0x5e }, { 6, 0x6a }, { 6, 0x8f }, { 0x19, 0x01 }, { 0x19, 0x11 },
-	{ 6, 0x3d },
+	{ 6, 0x3d }, { 6, 0x3a },
 };
 
-/* PEBS with a fixed record: format 3 (Skylake) or 2 (Broadwell) */
+/*
+ * PEBS with a fixed record: format 3 (Skylake), 2 (Broadwell) or 1 (Ivy
+ * Bridge)
+ */
 static int pebs_fixed_rec(void)
 {
-	return ident == ID_SKL || ident == ID_BDW;
+	return ident == ID_SKL || ident == ID_BDW || ident == ID_IVB;
+}
+
+/* model-specific LBRs of 16 entries: LBR_FMT 4 (Broadwell), 3 (Ivy Bridge) */
+static int lbr16(void)
+{
+	return ident == ID_BDW || ident == ID_IVB;
 }
 
 /* Intel: GP counters, perfmon version */
@@ -1477,7 +1486,9 @@ static int leg_has_jmp(u32 k)
  * 6C0H-6CFH, the TOS bits 3:0), no MSR_LBR_INFO_x, FROM's bits 63:61
  * the MISPRED, IN_TX and ABORT flags (0; the test's 32-bit addresses do
  * not reach them); the v3 legacy freeze: the PMI clears
- * IA32_DEBUGCTL.LBR.
+ * IA32_DEBUGCTL.LBR.  Ivy Bridge's (patch 0023): the same with LBR_FMT
+ * 3: FROM's bit 63 MISPRED (0) above the address's bits 62:0, and no
+ * EN_CALLSTACK (MSR_LBR_SELECT bit 9 #GP).
  */
 static int bdw_has_jmp(u32 k)
 {
@@ -1503,20 +1514,47 @@ static void bdw_lbr_reset(void)
 
 static void test_bdw_lbr(void)
 {
-	u32 k, ok = 1;
+	const char *p = ident == ID_IVB ? "Ivy Bridge LBR" : "Broadwell LBR";
+	u32 k, x, ok = 1;
 
-	eq(rdmsr(PERFCAP) & 0x3f, 4, "Broadwell LBR: PERF_CAPABILITIES LBR_FMT (5:0) is 4");
-	eq(rdmsr(LBR_TOS), 0, "Broadwell LBR: MSR_LASTBRANCH_TOS after RESET: 0");
-	rdmsr(LEG_FROM(16)); gp(1, "Broadwell LBR: MSR_LASTBRANCH_16_FROM_IP #GP (16 entries)");
-	rdmsr(LEG_TO(16)); gp(1, "Broadwell LBR: MSR_LASTBRANCH_16_TO_IP #GP");
-	rdmsr(LEG_INFO(0)); gp(1, "Broadwell LBR: no MSR_LBR_INFO_0 (LBR_FMT 4): #GP");
+	if (ident == ID_IVB)
+		eq(rdmsr(PERFCAP) & 0x3f, 3,
+		   "Ivy Bridge LBR: PERF_CAPABILITIES LBR_FMT (5:0) is 3");
+	else
+		eq(rdmsr(PERFCAP) & 0x3f, 4, "Broadwell LBR: PERF_CAPABILITIES LBR_FMT (5:0) is 4");
+	eq(rdmsr(LBR_TOS), 0, cat(p, ": MSR_LASTBRANCH_TOS after RESET: 0"));
+	rdmsr(LEG_FROM(16)); gp(1, cat(p, ": MSR_LASTBRANCH_16_FROM_IP #GP (16 entries)"));
+	rdmsr(LEG_TO(16)); gp(1, cat(p, ": MSR_LASTBRANCH_16_TO_IP #GP"));
+	if (ident == ID_IVB) {
+		rdmsr(LEG_FROM(31)); gp(1, "Ivy Bridge LBR: MSR_LASTBRANCH_31_FROM_IP #GP");
+		wrmsr(LEG_TO(31), 0); gp(1, "Ivy Bridge LBR: WRMSR MSR_LASTBRANCH_31_TO_IP #GP");
+		rdmsr(LEG_INFO(31)); gp(1, "Ivy Bridge LBR: no MSR_LBR_INFO_31: #GP");
+		wrmsr(LEG_INFO(0), 0); gp(1, "Ivy Bridge LBR: WRMSR MSR_LBR_INFO_0 #GP");
+	}
+	rdmsr(LEG_INFO(0));
+	gp(1, ident == ID_IVB ? "Ivy Bridge LBR: no MSR_LBR_INFO_0 (LBR_FMT 3): #GP" :
+	   "Broadwell LBR: no MSR_LBR_INFO_0 (LBR_FMT 4): #GP");
 	wrmsr(LBR_TOS, 15);
-	report(!fault && rdmsr(LBR_TOS) == 15, "Broadwell LBR: TOS 15 written, read back");
-	wrmsr(LBR_TOS, 16); gp(1, "Broadwell LBR: TOS 16 (bit 4, reserved) #GP");
+	report(!fault && rdmsr(LBR_TOS) == 15, cat(p, ": TOS 15 written, read back"));
+	wrmsr(LBR_TOS, 16); gp(1, cat(p, ": TOS 16 (bit 4, reserved) #GP"));
 	wrmsr(LEG_FROM(15), 0x1234);
-	eq(rdmsr(LEG_FROM(15)), 0x1234, "Broadwell LBR: MSR_LASTBRANCH_15_FROM_IP reads back");
-	wrmsr(LBR_SELECT, 0x3ff);
-	eq(rdmsr(LBR_SELECT), 0x3ff, "Broadwell LBR: MSR_LBR_SELECT bits 9:0 (EN_CALLSTACK)");
+	eq(rdmsr(LEG_FROM(15)), 0x1234, cat(p, ": MSR_LASTBRANCH_15_FROM_IP reads back"));
+	if (ident == ID_IVB) {
+		wrmsr(LEG_FROM(15), BIT_ULL(63) | 0x1234);
+		eq(rdmsr(LEG_FROM(15)), BIT_ULL(63) | 0x1234,
+		   "Ivy Bridge LBR: FROM written with MISPRED (bit 63) reads back");
+		wrmsr(LBR_SELECT, 0x1ff);
+		eq(rdmsr(LBR_SELECT), 0x1ff, "Ivy Bridge LBR: MSR_LBR_SELECT bits 8:0");
+		wrmsr(LBR_SELECT, 0x3ff);
+		gp(1, "Ivy Bridge LBR: MSR_LBR_SELECT bit 9 (EN_CALLSTACK: none) #GP");
+		wrmsr(LBR_SELECT, BIT(10));
+		gp(1, "Ivy Bridge LBR: MSR_LBR_SELECT bit 10 #GP");
+		eq(rdmsr(LBR_SELECT), 0x1ff, "Ivy Bridge LBR: MSR_LBR_SELECT unchanged by them");
+	} else {
+		wrmsr(LBR_SELECT, 0x3ff);
+		eq(rdmsr(LBR_SELECT), 0x3ff,
+		   "Broadwell LBR: MSR_LBR_SELECT bits 9:0 (EN_CALLSTACK)");
+	}
 	wrmsr(LBR_SELECT, 0);
 
 	/* 32 JMPs from TOS 0: the last 16 stay, the TOS wraps to 0 */
@@ -1524,10 +1562,20 @@ static void test_bdw_lbr(void)
 	branch_block(DEBUGCTL, DEBUGCTL_LBR, 0);
 	for (k = 1; k <= 32; k++)
 		ok &= bdw_has_jmp(k) == (k > 16);
-	report(ok, "Broadwell LBR: 32 JMPs leave the last 16, FROM the JMP, TO its target");
-	eq(rdmsr(LBR_TOS), 0, "Broadwell LBR: 32 records from TOS 0 wrap to 0");
+	report(ok, cat(p, ": 32 JMPs leave the last 16, FROM the JMP, TO its target"));
+	eq(rdmsr(LBR_TOS), 0, cat(p, ": 32 records from TOS 0 wrap to 0"));
 	report(rdmsr(LEG_FROM(0)) == (u32)branch_block_jmps + 62,
-	       "Broadwell LBR: the TOS slot holds the 32nd JMP");
+	       cat(p, ": the TOS slot holds the 32nd JMP"));
+	if (ident == ID_IVB) {
+		/* LBR_FMT 3: FROM's bit 63 MISPRED, 0; bits 62:0 the address */
+		for (x = 0, ok = 1; x < 16; x++)
+			ok &= rdmsr(LEG_FROM(x)) >> 63 == 0 &&
+			      (rdmsr(LEG_FROM(x)) & ~BIT_ULL(63)) ==
+			      (u32)branch_block_jmps + 2 * (16 + x - 1) + (x ? 0 : 32);
+		report(ok, "Ivy Bridge LBR: FROM bit 63 (MISPRED) 0, bits 62:0 the JMP's address");
+		eq(rdmsr(LEG_TO(1)), (u32)branch_block_jmps + 2 * 17,
+		   "Ivy Bridge LBR: TO the target's address (slot 1: the 17th JMP's)");
+	}
 
 	/* v3 legacy freeze: the PMI at the 7th JMP clears DEBUGCTL.LBR */
 	bdw_lbr_reset();
@@ -1536,12 +1584,12 @@ static void test_bdw_lbr(void)
 	wrmsr(PMC0, -7ull & MASK48);
 	wrmsr(EVTSEL0, 0xc4 | EN | INT | USR | OS);
 	branch_block(GCTRL, 1, 0);
-	eq(nmis, 1, "Broadwell LBR freeze (v3): one PMI at the 7th JMP");
-	eq(nmi_status, 1, "Broadwell LBR freeze (v3): GLOBAL_STATUS bit 0, no LBR_FRZ");
+	eq(nmis, 1, cat(p, " freeze (v3): one PMI at the 7th JMP"));
+	eq(nmi_status, 1, cat(p, " freeze (v3): GLOBAL_STATUS bit 0, no LBR_FRZ"));
 	eq(rdmsr(DEBUGCTL), DEBUGCTL_FRZ_LBR,
-	   "Broadwell LBR freeze (v3): the PMI cleared IA32_DEBUGCTL.LBR");
+	   cat(p, " freeze (v3): the PMI cleared IA32_DEBUGCTL.LBR"));
 	report(bdw_has_jmp(7) && !bdw_has_jmp(8),
-	       "Broadwell LBR freeze (v3): recorded up to the 7th JMP, nothing after");
+	       cat(p, " freeze (v3): recorded up to the 7th JMP, nothing after"));
 	wrmsr(GRESET, 1);
 	wrmsr(EVTSEL0, 0);
 	wrmsr(DEBUGCTL, 0);
@@ -2078,12 +2126,14 @@ static void test_pebs_adaptive(void)
 /*
  * The reload, the threshold and a full buffer, with records of rec bytes
  * whose eventing IP is at byte ipoff (basic records: 20H, 8; format 3:
- * 0C8H, 0B0H)
+ * 0C8H, 0B0H).  Format 1 (Ivy Bridge, 0B0H bytes) has no eventing IP:
+ * ipoff is its RIP's (8), the instruction after the eventing one (a NOP,
+ * of 1 byte; after the 32 NOPs the WRMSR, of 2).
  */
 static void test_pebs_buffer(u32 rec, u32 ipoff)
 {
 	u64 st, tail = insns_after(pebs_block);
-	u32 i, ok;
+	u32 i, ok, rip = ident == ID_IVB;
 
 	/* reload and index: at -3, reset -10, records at NOP 3, 13, 23, 33 */
 	pebs_ds(4096, 4096);
@@ -2095,7 +2145,8 @@ static void test_pebs_buffer(u32 rec, u32 ipoff)
 	wrmsr(PEBS_ENABLE, 0);
 	eq(pebs_used(), 4 * rec, "PEBS reload from DS: period 10, four records");
 	for (i = 0, ok = 1; i < 4; i++)
-		ok &= pebs_q(i * rec + ipoff) == (u32)pebs_block_nops + 2 + 10 * i;
+		ok &= pebs_q(i * rec + ipoff) ==
+		      (u32)pebs_block_nops + 2 + 10 * i + rip + (rip && i == 3);
 	report(ok, "PEBS reload from DS: records at the 3rd, 13th, 23rd and 33rd instruction");
 	eq(pebs_q(4 * rec), fill, "PEBS reload from DS: nothing more written");
 
@@ -2136,8 +2187,8 @@ static void test_pebs_buffer(u32 rec, u32 ipoff)
 	pebs_block(GCTRL, 1, 0);
 	wrmsr(PEBS_ENABLE, 0);
 	eq(pebs_used(), 2 * rec, "PEBS buffer full: index stops at the last record that fits");
-	ok = pebs_q(ipoff) == (u32)pebs_block_nops + 2 &&
-	     pebs_q(rec + ipoff) == (u32)pebs_block_nops + 12;
+	ok = pebs_q(ipoff) == (u32)pebs_block_nops + 2 + rip &&
+	     pebs_q(rec + ipoff) == (u32)pebs_block_nops + 12 + rip;
 	report(ok, "PEBS buffer full: the first two records written");
 	eq(pebs_q(2 * rec), fill, "PEBS buffer full: a record that does not fit is dropped");
 	eq(nmis, 0, "PEBS buffer full: below the threshold, no PMI");
@@ -2154,13 +2205,127 @@ static void test_pebs_buffer(u32 rec, u32 ipoff)
  * instruction: trap-like), RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP,
  * R8-R15, applicable counters (90H), data linear address, data source,
  * latency (0: no memory events), EventingIP (B0H), TSX abort info, TSC.
+ * Format 2 (Broadwell) is the same without the TSC, 0C0H bytes; format 1
+ * (Ivy Bridge, patch 0023) without EventingIP and TSX abort info either,
+ * 0B0H bytes: its only IP is the RIP, the instruction after the eventing
+ * one.
  */
 /* format 3's record, 0C8H bytes; format 2's (Broadwell) has no TSC */
-#define FMT3 (ident == ID_BDW ? 0xc0 : 0xc8)
+#define FMT3 (ident == ID_IVB ? 0xb0 : ident == ID_BDW ? 0xc0 : 0xc8)
 #define F3_RIP 0x08
 #define F3_APPLICABLE 0x90
 #define F3_EVENTING_IP 0xb0
 #define F3_TSC 0xc0
+
+/*
+ * The record's IP is the eventing instruction's, ev (EventingIP, B0H), or
+ * in format 1 the next one's, next (RIP, 08H; B0H is past the record)
+ */
+static int pebs_rec_ip(u32 ev, u32 next)
+{
+	if (ident == ID_IVB)
+		return pebs_q(F3_RIP) == next && pebs_q(F3_EVENTING_IP) == fill;
+	return pebs_q(F3_EVENTING_IP) == ev;
+}
+
+/*
+ * Formats 1 to 3: CPU_CLK_UNHALTED (3CH) is not a PEBS event.  With its
+ * PEBS_EN bit (and INT) set the counter counts, but its overflow writes
+ * no record, sets no status bit and raises no PMI.
+ */
+static void test_pebs_cycles_strict(u64 tail)
+{
+	static const u32 umask[] = { 0, 0x100 };
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(umask); i++) {
+		pebs_ds(4096, 0);		/* threshold 0: any record, a PMI */
+		ds_area[9] = -100000ull & MASK48;
+		pmi_setup(GSTATUS, PMC0 + 1, 0);
+		wrmsr(PMC0 + 1, -4ull & MASK48);
+		wrmsr(EVTSEL0 + 1, 0x3c | umask[i] | EN | INT | USR | OS);
+		wrmsr(PEBS_ENABLE, 2);
+		nop_block(GCTRL, 2, 0);
+		wrmsr(PEBS_ENABLE, 0);
+		wrmsr(EVTSEL0 + 1, 0);
+		report(pebs_used() == 0 && pebs_q(0) == fill,
+		       i ? "PEBS fmt1-3: cycles (013CH) on PMC1 with PEBS_EN: no record" :
+		       "PEBS fmt1-3: cycles (3CH) on PMC1 with PEBS_EN: no record");
+		eq(nmis, 0, i ? "PEBS fmt1-3: 013CH with PEBS_EN and INT: no PMI" :
+		   "PEBS fmt1-3: 3CH with PEBS_EN and INT: no PMI");
+		eq(rdmsr(GSTATUS), 0, i ? "PEBS fmt1-3: 013CH overflow: no status bit" :
+		   "PEBS fmt1-3: 3CH overflow: no status bit, no OvfBuf");
+		if (icount)
+			eq(rdmsr(PMC0 + 1), (-4ull + 32 + tail) & MASK48,
+			   i ? "PEBS fmt1-3: 013CH counted on, wrapped, not reloaded" :
+			   "PEBS fmt1-3: 3CH counted on, wrapped, not reloaded");
+		else
+			report(rdmsr(PMC0 + 1) < (1ull << 32),
+			       i ? "PEBS fmt1-3: 013CH counted on, wrapped" :
+			       "PEBS fmt1-3: 3CH counted on, wrapped");
+	}
+	/* the same counter without PEBS_EN: its status bit and PMI */
+	wrmsr(GRESET, OVFBUF | 2);
+	pmi_setup(GSTATUS, PMC0 + 1, GRESET);
+	wrmsr(PMC0 + 1, -4ull & MASK48);
+	wrmsr(EVTSEL0 + 1, 0x3c | EN | INT | USR | OS);
+	nop_block(GCTRL, 2, 0);
+	wrmsr(EVTSEL0 + 1, 0);
+	report(nmis == 1 && nmi_status == 2,
+	       "PEBS fmt1-3: 3CH without PEBS_EN: its PMI and status bit 1");
+	wrmsr(GRESET, 2);
+	wrmsr(GCTRL, 0);
+}
+
+/*
+ * Sandy Bridge to Broadwell (formats 1, 2): the PEBS encodings of cycles,
+ * UOPS_RETIRED.ALL (C2H umask 01H) with INV and CMASK 16 (108001C2H:
+ * cycles:pp) and, on Ivy Bridge, INST_RETIRED.PREC_DIST with them
+ * (108001C0H: cycles:ppp), count cycles: under icount one per
+ * instruction, the faulting ones included, where instructions (01C0H,
+ * C0H) leave them out.
+ */
+static void test_pebs_cycles_encodings(u64 tail)
+{
+	static const struct {
+		u32 sel, want;
+		const char *what;
+	} ev[] = {
+		{ 0x3c, 5004, "3CH (cycles), USR: 5004, the faults included" },
+		{ 0x108001c2, 5004, "108001C2H (UOPS_RETIRED.ALL, INV, CMASK 16): cycles, 5004" },
+		{ 0x108001c0, 5004, "108001C0H (PREC_DIST, INV, CMASK 16) counts cycles: 5004" },
+		{ 0x1c0, 5002, "01C0H (INST_RETIRED.PREC_DIST) counts instructions: 5002" },
+		{ 0x1c2, 0, "01C2H (UOPS_RETIRED.ALL) alone: not modelled, 0" },
+	};
+	static const u32 sels[] = { 0x108001c2, 0x108001c0 };
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		wrmsr(PMC0, 0);
+		wrmsr(EVTSEL0, ev[i].sel | EN | USR);
+		run_user_fault(GCTRL, 1, 0, 5000);
+		wrmsr(EVTSEL0, 0);
+		eq(rdmsr(PMC0), ev[i].want, ev[i].what);
+	}
+	/* PEBS records of both, at the 4th NOP, on PMC1 */
+	for (i = 0; i < ARRAY_SIZE(sels); i++) {
+		pebs_ds(4096, 4096);
+		ds_area[9] = -100000ull & MASK48;
+		wrmsr(PMC0 + 1, -4ull & MASK48);
+		wrmsr(EVTSEL0 + 1, sels[i] | EN | USR | OS);
+		wrmsr(PEBS_ENABLE, 2);
+		nop_block(GCTRL, 2, 0);
+		wrmsr(PEBS_ENABLE, 0);
+		wrmsr(EVTSEL0 + 1, 0);
+		report(pebs_used() == FMT3 && pebs_q(F3_APPLICABLE) == 2 &&
+		       pebs_rec_ip((u32)nop_block_nops + 3, (u32)nop_block_nops + 4),
+		       i ? "PEBS 108001C0H (cycles:ppp) on PMC1: the record of the 4th NOP" :
+		       "PEBS 108001C2H (cycles:pp) on PMC1: the record of the 4th NOP");
+		eq(rdmsr(PMC0 + 1), (-100000ull + 28 + tail) & MASK48,
+		   i ? "PEBS 108001C0H: reloaded, counted on" :
+		   "PEBS 108001C2H: reloaded, counted on");
+	}
+}
 
 static void test_pebs_fmt3_record(void)
 {
@@ -2183,7 +2348,10 @@ static void test_pebs_fmt3_record(void)
 	wrmsr(PEBS_ENABLE, 1);
 	pebs_block(GCTRL, 1, 0);
 	wrmsr(PEBS_ENABLE, 0);
-	eq(pebs_used(), FMT3, "PEBS fmt3: one record of 0C8H bytes (the index)");
+	if (ident == ID_IVB)
+		eq(pebs_used(), FMT3, "PEBS fmt1: one record of 0B0H bytes (the index)");
+	else
+		eq(pebs_used(), FMT3, "PEBS fmt3: one record of 0C8H bytes (the index)");
 	for (off = 0; off < ARRAY_SIZE(want_gpr); off++) {
 		want = want_gpr[off];
 		if (off == 1)
@@ -2195,14 +2363,26 @@ static void test_pebs_fmt3_record(void)
 	for (off = 0x50, want = 0; off < 0x90; off += 8)
 		want |= pebs_q(off);
 	eq(want, 0, "PEBS fmt3 record: R8-R15 (50H-88H) are 0 outside IA-32e mode");
-	eq(pebs_q(F3_APPLICABLE), 1, "PEBS fmt3 record: applicable counters (90H): PMC0");
+	if (ident == ID_IVB)
+		eq(pebs_q(F3_APPLICABLE), 1,
+		   "PEBS fmt1 record: IA32_PERF_GLOBAL_STATUS (90H): PMC0's bit");
+	else
+		eq(pebs_q(F3_APPLICABLE), 1, "PEBS fmt3 record: applicable counters (90H): PMC0");
 	eq(pebs_q(0x98), 0, "PEBS fmt3 record: data linear address (98H): 0");
 	eq(pebs_q(0xa0), 0, "PEBS fmt3 record: data source (A0H): 0");
 	eq(pebs_q(0xa8), 0, "PEBS fmt3 record: latency (A8H): 0");
-	eq(pebs_q(F3_EVENTING_IP), (u32)pebs_block_nops + 2,
-	   "PEBS fmt3 record: EventingIP (B0H): the 3rd NOP itself");
-	eq(pebs_q(0xb8), 0, "PEBS fmt3 record: TX abort information (B8H): 0");
-	if (ident == ID_BDW)
+	if (ident == ID_IVB) {
+		eq(pebs_q(F3_EVENTING_IP), fill,
+		   "PEBS fmt1 record: no EventingIP (B0H not written: the record ends at A8H)");
+		eq(pebs_q(0xb8), fill, "PEBS fmt1 record: no TSX abort information (B8H)");
+		eq(pebs_q(F3_RIP), (u32)pebs_block_nops + 3,
+		   "PEBS fmt1 record: RIP the instruction after the 3rd NOP (its only IP)");
+	} else {
+		eq(pebs_q(F3_EVENTING_IP), (u32)pebs_block_nops + 2,
+		   "PEBS fmt3 record: EventingIP (B0H): the 3rd NOP itself");
+		eq(pebs_q(0xb8), 0, "PEBS fmt3 record: TX abort information (B8H): 0");
+	}
+	if (ident == ID_BDW || ident == ID_IVB)
 		eq(pebs_q(F3_TSC), fill, "PEBS fmt2 record: no TSC (0C0H bytes)");
 	else
 		report(pebs_q(F3_TSC) != 0 && pebs_q(F3_TSC) != fill,
@@ -2223,11 +2403,18 @@ static void test_pebs_fmt3_record(void)
 		v = rdmsr(PMC0);
 		wrmsr(PEBS_ENABLE, 0);
 		ok = pebs_used() == FMT3 &&
-		     pebs_q(F3_EVENTING_IP) == (u32)nop_block_nops + k - 1 &&
+		     pebs_rec_ip((u32)nop_block_nops + k - 1, (u32)nop_block_nops + k) &&
 		     pebs_q(F3_RIP) == (u32)nop_block_nops + k;
-		report(ok, k == 1 ? "PEBS fmt3 0xC0 at the 1st NOP: EventingIP it, RIP the next" :
-		       k == 7 ? "PEBS fmt3 0xC0 at the 7th NOP: EventingIP it, RIP the next" :
-		       "PEBS fmt3 0xC0 at the 32nd NOP: EventingIP it, RIP the next");
+		if (ident == ID_IVB)
+			report(ok, k == 1 ? "PEBS fmt1 0xC0 at the 1st NOP: RIP the next" :
+			       k == 7 ? "PEBS fmt1 0xC0 at the 7th NOP: RIP the next" :
+			       "PEBS fmt1 0xC0 at the 32nd NOP: RIP the next");
+		else
+			report(ok, k == 1 ?
+			       "PEBS fmt3 0xC0 at the 1st NOP: EventingIP it, RIP the next" :
+			       k == 7 ?
+			       "PEBS fmt3 0xC0 at the 7th NOP: EventingIP it, RIP the next" :
+			       "PEBS fmt3 0xC0 at the 32nd NOP: EventingIP it, RIP the next");
 		if (!ok) {
 			note("used ", pebs_used());
 			note("EventingIP - nops ", pebs_q(F3_EVENTING_IP) - (u32)nop_block_nops);
@@ -2246,23 +2433,15 @@ static void test_pebs_fmt3_record(void)
 	branch_block(GCTRL, 1, 0);
 	wrmsr(PEBS_ENABLE, 0);
 	report(pebs_used() == FMT3 &&
-	       pebs_q(F3_EVENTING_IP) == (u32)branch_block_jmps + 16 &&
+	       pebs_rec_ip((u32)branch_block_jmps + 16, (u32)branch_block_jmps + 18) &&
 	       pebs_q(F3_RIP) == (u32)branch_block_jmps + 18,
+	       ident == ID_IVB ? "PEBS fmt1 0xC4 at the 9th JMP: RIP its target" :
 	       "PEBS fmt3 0xC4 at the 9th JMP: EventingIP the JMP, RIP its target");
-	/* cycles under icount: one per instruction */
-	if (icount) {
-		pebs_ds(4096, 4096);
-		ds_area[9] = -100000ull & MASK48;
-		wrmsr(PMC0 + 1, -4ull & MASK48);
-		wrmsr(EVTSEL0 + 1, 0x3c | EN | USR | OS);
-		wrmsr(PEBS_ENABLE, 2);
-		nop_block(GCTRL, 2, 0);
-		wrmsr(PEBS_ENABLE, 0);
-		wrmsr(EVTSEL0 + 1, 0);
-		report(pebs_used() == FMT3 && pebs_q(F3_APPLICABLE) == 2 &&
-		       pebs_q(F3_EVENTING_IP) == (u32)nop_block_nops + 3,
-		       "PEBS fmt3 cycles (3CH) on PMC1: the 4th NOP, applicable counters bit 1");
-	}
+	/*
+	 * cycles (3CH) is no PEBS event in formats 1-3: no record, no PMI
+	 * (its PEBS records, under icount at the 4th NOP, are format 4's)
+	 */
+	test_pebs_cycles_strict(tail);
 	/*
 	 * Skylake's PEBS encodings of cycles (C0H, umask 0 or 01H, INV,
 	 * CMASK 16: cycles:pp and cycles:ppp) count cycles, and
@@ -2273,7 +2452,7 @@ static void test_pebs_fmt3_record(void)
 	nop_block(GCTRL, 2, 0);
 	wrmsr(EVTSEL0 + 1, 0);
 	eq(rdmsr(PMC0 + 1), 32 + tail, "Skylake: 01C0H (INST_RETIRED.PREC_DIST) counts insns");
-	if (icount) {
+	if (icount && ident == ID_SKL) {
 		static const u32 umask[] = { 0, 0x100 };
 
 		for (i = 0; i < 2; i++) {
@@ -2291,6 +2470,9 @@ static void test_pebs_fmt3_record(void)
 			       "PEBS fmt3 108000C0H (cycles:pp) on PMC1: the 4th NOP");
 		}
 	}
+	/* Sandy Bridge to Broadwell: cycles as UOPS_RETIRED.ALL, PREC_DIST */
+	if (icount && (ident == ID_BDW || ident == ID_IVB))
+		test_pebs_cycles_encodings(tail);
 	/* PMC3, with its own reset value at 58H */
 	pebs_ds(4096, 4096);
 	ds_area[11] = -2000ull & MASK48;
@@ -2301,7 +2483,7 @@ static void test_pebs_fmt3_record(void)
 	wrmsr(PEBS_ENABLE, 0);
 	wrmsr(EVTSEL0 + 3, 0);
 	report(pebs_used() == FMT3 && pebs_q(F3_APPLICABLE) == 8 &&
-	       pebs_q(F3_EVENTING_IP) == (u32)nop_block_nops + 4 &&
+	       pebs_rec_ip((u32)nop_block_nops + 4, (u32)nop_block_nops + 5) &&
 	       rdmsr(PMC0 + 3) == ((-2000ull + 27 + tail) & MASK48),
 	       "PEBS fmt3 on PMC3: the 5th NOP, bit 3, reloaded from DS + 58H");
 
@@ -2336,12 +2518,15 @@ static void test_pebs_fmt3(void)
 	eq(rdmsr(MISC_ENABLE) & (3 << 11), 1 << 11,
 	   "PEBS fmt3: MISC_ENABLE: PEBS available (bit 12 clear), BTS not (bit 11 set)");
 	cap = rdmsr(PERFCAP);
-	eq((cap >> 8) & 0xf, ident == ID_BDW ? 2 : 3,
-	   "PERF_CAPABILITIES: PEBS record format 3 (2 on Broadwell)");
+	eq((cap >> 8) & 0xf, ident == ID_IVB ? 1 : ident == ID_BDW ? 2 : 3,
+	   "PERF_CAPABILITIES: PEBS record format 3 (2 on Broadwell, 1 on Ivy Bridge)");
 	eq(cap & BIT(14), 0, "PERF_CAPABILITIES: no PEBS_BASELINE (bit 14)");
 	eq(cap & 0xc0, 0xc0, "PERF_CAPABILITIES: PEBS trap-like (6), saves GPRs (7)");
 	report(cap & BIT(13), "PERF_CAPABILITIES: FW_WRITE still (bit 13)");
-	if (ident == ID_BDW)
+	if (ident == ID_IVB)
+		eq(cap, 0x21c3,
+		   "PERF_CAPABILITIES of the Ivy Bridge identity: 21C3H (LBR_FMT 3, PEBS fmt 1)");
+	else if (ident == ID_BDW)
 		eq(cap, 0x22c4,
 		   "PERF_CAPABILITIES of the Broadwell identity: 22C4H (LBR_FMT 4, PEBS fmt 2)");
 	else
@@ -2372,7 +2557,7 @@ static void test_pebs_fmt3(void)
 	wrmsr(FIXCTRL, 0);
 
 	test_pebs_fmt3_record();
-	test_pebs_buffer(FMT3, F3_EVENTING_IP);
+	test_pebs_buffer(FMT3, ident == ID_IVB ? F3_RIP : F3_EVENTING_IP);
 	wrmsr(DS_AREA, 0);
 }
 
@@ -2493,6 +2678,29 @@ struct mem_rec {
 };
 
 /*
+ * The instruction after each memory access of mem_block: format 1's
+ * only IP (RIP).  The NOPs after mem_ld1, mem_st1 and mem_rmw are 1
+ * byte, mem_ld4 (MOV (%esi), %eax) 2.
+ */
+static u32 mem_after(const char *ip)
+{
+	static const struct {
+		const char *ip, *next;
+		u32 back;
+	} after[] = {
+		{ mem_ld1, mem_st1, 1 }, { mem_st1, mem_rmw, 1 }, { mem_rmw, mem_ld2, 1 },
+		{ mem_ld2, mem_push, 0 }, { mem_push, mem_pop, 0 }, { mem_pop, mem_st2, 0 },
+		{ mem_st2, mem_ld3, 0 }, { mem_ld3, mem_ld4, 0 },
+	};
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(after); i++)
+		if (after[i].ip == ip)
+			return (u32)after[i].next - after[i].back;
+	return (u32)mem_ld4 + 2;
+}
+
+/*
  * PMC0 counting sel at -k over mem_block at base, with PEBS (and the
  * memory info group; on Skylake LL_EN_PMC0 for 1CDH): 1 if it wrote one
  * record, its fields in r
@@ -2519,7 +2727,8 @@ static int mem_pebs(u32 sel, u32 k, u32 thr, u32 base, struct mem_rec *r)
 	mem_block(GCTRL, mem_gctl, 0, base);
 	pebs_off();
 	if (pebs_fixed_rec()) {
-		r->ip = pebs_q(F3_EVENTING_IP);
+		/* format 1: no EventingIP, RIP the next instruction */
+		r->ip = pebs_q(ident == ID_IVB ? F3_RIP : F3_EVENTING_IP);
 		r->dla = pebs_q(0x98);
 		r->aux = pebs_q(0xa0);
 		r->lat = pebs_q(0xa8);
@@ -2555,7 +2764,11 @@ static void mem_pebs_check(const char *name, u32 sel, u32 thr,
 		ok = mem_pebs(sel, k, thr, base, &r);
 		puts("# "); puts(name); puts(" at -"); putdec(k); puts("\n");
 		report(ok, cat(name, ": one record with the memory info"));
-		eq(r.ip, (u32)w->ip, cat(name, cat(": eventing IP, ", w->what)));
+		if (ident == ID_IVB)
+			eq(r.ip, mem_after(w->ip),
+			   cat(name, cat(": RIP (fmt1), the next instruction, ", w->what)));
+		else
+			eq(r.ip, (u32)w->ip, cat(name, cat(": eventing IP, ", w->what)));
 		if (w->off != ~0u)
 			eq(r.dla, base + w->off,
 			   cat(name, cat(": data linear address, ", w->what)));
@@ -2661,7 +2874,8 @@ static void test_mem_events(void)
 	wrmsr(EVTSEL0 + 1, MEM_AUX | EN | USR | OS);
 	wrmsr(PMC0 + 1, 0);
 	mem_gctl = 3;
-	report(mem_pebs(LD_LAT, 1, 30, mem_base(), &r) && r.ip == (u32)mem_ld1,
+	report(mem_pebs(LD_LAT, 1, 30, mem_base(), &r) &&
+	       r.ip == (ident == ID_IVB ? mem_after(mem_ld1) : (u32)mem_ld1),
 	       "PEBS LOAD_LATENCY with mem-loads-aux on PMC1: its record");
 	mem_gctl = 1;
 	eq(rdmsr(PMC0 + 1), 0, "mem-loads-aux on PMC1: 0");
@@ -2987,7 +3201,7 @@ v3:
 	}
 	cpuid(0, &maxleaf, &b, &c, &d);
 	cpuid(7, &a, &b, &c, &d);
-	if (ident == ID_BDW) {
+	if (lbr16()) {
 		test_bdw_lbr();
 	} else if (legacy_lbr) {
 		test_legacy_lbr();
@@ -4388,9 +4602,9 @@ void main(void)
 			ident = a;
 	if (ident == ID_SKL)
 		pmu_ver = 4;
-	if (ident == ID_BDW) {
+	if (ident == ID_BDW || ident == ID_IVB) {
 		pmu_ver = 3;
-		nolbr = 1;			/* LBR_FMT 4: test_bdw_lbr() */
+		nolbr = 1;			/* LBR_FMT 4, 3: test_bdw_lbr() */
 	}
 	if (ident == ID_ICL || ident == ID_SPR)
 		ngp = 8;
