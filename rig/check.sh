@@ -40,7 +40,7 @@ stage() { # name command...
 # identities test the drivers' model paths, not the core's locking).
 # IDENTITIES='...' chooses others, IDENTITIES= none.
 if [ "$MODE" = check ] && [ "$DEBUG" != 1 ]; then
-	X86_IDENTITIES=${IDENTITIES-broadwell skylake icelake sapphirerapids zen3 zen4}
+	X86_IDENTITIES=${IDENTITIES-ivybridge broadwell skylake icelake sapphirerapids zen3 zen4}
 else
 	X86_IDENTITIES=${IDENTITIES-}
 fi

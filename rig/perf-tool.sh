@@ -153,7 +153,7 @@ else
 	head -3 /tmp/pebs.raw | sed 's/^/# /'
 fi
 
-# the family 6 models of LBR_FMT 4 and 5 (SDM), as perf_test.h's
+# the family 6 models of LBR_FMT 3 to 5 (SDM), as perf_test.h's
 # cpu_has_lbr()
 legacy_lbr() {
 	grep -q '^vendor_id.*GenuineIntel' /proc/cpuinfo &&
@@ -161,7 +161,7 @@ legacy_lbr() {
 		grep -q ' pdcm' /proc/cpuinfo || return 1
 	model=$(sed -n 's/^model[[:space:]]*: \([0-9]*\)$/\1/p' /proc/cpuinfo |
 		head -1)
-	case " 60 63 69 70 61 71 79 86 78 94 85 142 158 165 166 106 108 125 126 140 141 167 " in
+	case " 42 45 58 62 60 63 69 70 61 71 79 86 78 94 85 142 158 165 166 106 108 125 126 140 141 167 " in
 	*" $model "*) return 0 ;;
 	esac
 	return 1
@@ -185,16 +185,19 @@ else
 fi
 
 # 10. perf record --call-graph lbr: callchains from the LBR call stack;
-# refused where the LBR has no call-stack mode (AMD's LbrExtV2)
-if [ $amd_lbr = 1 ]; then
+# refused where the LBR has no call-stack mode (AMD's LbrExtV2, the
+# LBR_FMT 3 of Sandy and Ivy Bridge)
+no_cs=$amd_lbr
+legacy_lbr && case " 42 45 58 62 " in *" $model "*) no_cs=1 ;; esac
+if [ $no_cs = 1 ]; then
 	hp record -N --call-graph lbr -e instructions:u -c 100003 \
 		-o /tmp/lbr.data /tmp/hotspots 1 > /tmp/lbr.log 2>&1
 	rc=$?
-	echo "# lbr_callchain: AMD LbrExtV2, perf record --call-graph lbr exit $rc"
+	echo "# lbr_callchain: no call-stack mode, perf record --call-graph lbr exit $rc"
 	if [ $rc != 0 ]; then
-		result ok lbr_callchain "refused: LbrExtV2 has no call-stack mode"
+		result ok lbr_callchain "refused: the LBR has no call-stack mode"
 	else
-		result not-ok lbr_callchain "LbrExtV2 has no call-stack mode, yet perf record --call-graph lbr succeeded"
+		result not-ok lbr_callchain "the LBR has no call-stack mode, yet perf record --call-graph lbr succeeded"
 	fi
 	tail -3 /tmp/lbr.log | sed 's/^/# /'
 	exit 0

@@ -50,6 +50,14 @@ static bool lbr_amd(void)
 	return cpu_has_flag("amd_lbr_v2") && !cpu_has_flag("arch_lbr");
 }
 
+/* LbrExtV2, and the LBR of Sandy and Ivy Bridge (format 3): no call stack */
+static bool lbr_no_call_stack(void)
+{
+	static const long snb_ivb[] = { 0x2a, 0x2d, 0x3a, 0x3e };
+
+	return lbr_amd() || intel_model_in(snb_ivb, ARRAY_SIZE(snb_ivb));
+}
+
 #if defined(__x86_64__)
 /*
  * lbr_work(n): n iterations of seven taken branches (the last JNZ falls
@@ -649,8 +657,8 @@ TEST_F(lbr, call_stack_survives_a_sleep)
 	void *ring;
 
 	fd = lbr_open(PERF_SAMPLE_BRANCH_CALL_STACK, 5003, 0, -1);
-	if (lbr_amd()) {
-		/* LbrExtV2 has no call-stack mode */
+	if (lbr_no_call_stack()) {
+		/* LbrExtV2 and format 3 have no call-stack mode */
 		EXPECT_EQ(-1, fd);
 		EXPECT_EQ(EOPNOTSUPP, errno);
 		if (fd >= 0)
@@ -705,7 +713,7 @@ TEST_F(lbr, call_stack_survives_a_sleep)
 TEST_F(lbr, errors)
 {
 	struct perf_event_attr attr;
-	bool no_cs = lbr_amd();
+	bool no_cs = lbr_no_call_stack();
 	int fd;
 
 	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);

@@ -445,14 +445,32 @@ TEST_F(pebs, branches_on_branch)
 }
 
 /*
- * Does the CPU write the fixed PEBS record of formats 2 and 3, rather
- * than format 4's groups? The family 6 models of Haswell and Broadwell
- * (format 2) and the Skylake class (format 3: Skylake, Skylake-SP, Kaby,
- * Coffee and Comet Lake); the CPU does not enumerate it otherwise.
+ * cycles:upp. Before Ice Lake the cycles event is no PEBS event, and a
+ * precise one counts with one that is and counts every cycle (as the
+ * rig's model does, one instruction a cycle under -icount): its samples
+ * land on the loop's instructions as instructions:upp's do. A driver that
+ * arms PEBS on CPU_CLK_UNHALTED itself gets no record there.
+ */
+TEST_F(pebs, cycles_exact_ip)
+{
+	int n = pi_run(_metadata, self->s, PERF_COUNT_HW_CPU_CYCLES, 2,
+		       PI_PERIOD, PI_ITERS);
+
+	ASSERT_GT(n, 0);
+	ASSERT_GT(pi_check(self->s, n, self->l, PI_PERIOD, true), 100);
+}
+
+/*
+ * Does the CPU write the fixed PEBS record of formats 1 to 3, rather
+ * than format 4's groups? The family 6 models of Sandy and Ivy Bridge
+ * (format 1), Haswell and Broadwell (format 2) and the Skylake class
+ * (format 3: Skylake, Skylake-SP, Kaby, Coffee and Comet Lake); the CPU
+ * does not enumerate it otherwise.
  */
 static bool pebs_fixed_record(void)
 {
 	static const long models[] = {
+		0x2a, 0x2d, 0x3a, 0x3e,
 		0x3c, 0x3f, 0x45, 0x46, 0x3d, 0x47, 0x4f, 0x56,
 		0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6,
 	};
@@ -537,10 +555,30 @@ static enum pdist pdist_kind(void)
 	return PDIST_NONE;
 }
 
+/* Sandy Bridge: format 1 records, no INST_RETIRED.PREC_DIST */
+static bool sandy_bridge(void)
+{
+	static const long models[] = { 0x2a, 0x2d };
+
+	return intel_model_in(models, ARRAY_SIZE(models));
+}
+
 /*
- * precise_ip 3 on a format 4 model without precise distribution: caps
- * say 2 and 3 is -EOPNOTSUPP, as upstream has it on a model it does not
- * know.
+ * Is precise_ip 3 offered? Before format 4, from Ivy Bridge on
+ * (INST_RETIRED.PREC_DIST on counter 1); from format 4 on, where a
+ * counter distributes precisely.
+ */
+static bool ppp_offered(void)
+{
+	if (pebs_fixed_record())
+		return !sandy_bridge();
+	return pdist_kind() != PDIST_NONE;
+}
+
+/*
+ * precise_ip 3 on a model without precise distribution: caps say 2 and 3
+ * is -EOPNOTSUPP, as upstream has it on a model it does not know, and on
+ * Sandy Bridge.
  */
 static void ppp_refused(struct __test_metadata *_metadata, int max,
 			__u64 config)
@@ -562,7 +600,7 @@ TEST_F(pebs, ppp_instructions_on_fixed_0)
 	int a, b, n;
 	void *ra;
 
-	if (pebs_on_fixed() && pdist_kind() == PDIST_NONE) {
+	if (!ppp_offered()) {
 		ppp_refused(_metadata, self->max, PERF_COUNT_HW_INSTRUCTIONS);
 		return;
 	}
@@ -598,7 +636,7 @@ TEST_F(pebs, ppp_branches_on_counter_0)
 {
 	int a, b;
 
-	if (pebs_on_fixed() && pdist_kind() == PDIST_NONE) {
+	if (!ppp_offered()) {
 		ppp_refused(_metadata, self->max, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
 		return;
 	}
@@ -617,6 +655,91 @@ TEST_F(pebs, ppp_branches_on_counter_0)
 	}
 	close(a);
 	br_check(_metadata, self->s, self->l, 3, 4, true);
+}
+
+/*
+ * cycles:uppp before format 4 (Ivy Bridge to the Skylake class): the
+ * cycles counted with INST_RETIRED.PREC_DIST, which only counter 1 has,
+ * so two in a group cannot be scheduled (-EINVAL at the second open);
+ * the samples are exact. Format 4 models place precise cycles
+ * otherwise (ppp_instructions_on_fixed_0, ppp_branches_on_counter_0).
+ */
+TEST_F(pebs, cycles_ppp_on_counter_1)
+{
+	int a, b, n;
+	void *ra;
+
+	if (!pebs_fixed_record())
+		SKIP(return, "PEBS format 4: no INST_RETIRED.PREC_DIST cycles");
+	if (!ppp_offered()) {
+		ppp_refused(_metadata, self->max, PERF_COUNT_HW_CPU_CYCLES);
+		return;
+	}
+	a = pi_open(PERF_COUNT_HW_CPU_CYCLES, 3, PI_PERIOD, false, -1);
+	ASSERT_GE(a, 0) TH_LOG("open: %s", strerror(errno));
+	b = pi_open(PERF_COUNT_HW_CPU_CYCLES, 3, PI_PERIOD2, false, a);
+	ASSERT_EQ(-1, b);
+	ASSERT_EQ(EINVAL, errno);
+	ra = pi_record(a, loop5_work, PI_ITERS);
+	ASSERT_NE(MAP_FAILED, ra);
+	n = pi_samples(ra, false, self->s, MAX_SAMPLES);
+	ASSERT_GT(pi_check(self->s, n, self->l, PI_PERIOD, true), 100);
+	perf_unmap_ring(ra, RING_PAGES);
+	close(a);
+}
+
+/*
+ * Before format 2 a record has no eventing IP, which precise_ip 2 then
+ * takes from the LBR: an event that also samples branch stacks must
+ * record every branch at its own levels (-EOPNOTSUPP otherwise, as
+ * upstream), and then samples exactly. Elsewhere any selection is taken.
+ */
+TEST_F(pebs, fmt1_branch_stack_must_see_every_branch)
+{
+	static const long fmt1[] = { 0x2a, 0x2d, 0x3a, 0x3e };
+	bool need = intel_model_in(fmt1, ARRAY_SIZE(fmt1));
+	struct perf_event_attr attr;
+	int fd, n;
+	void *ring;
+
+	if (!cpu_has_lbr())
+		SKIP(return, "no LBR");
+	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.precise_ip = 2;
+	attr.sample_period = PI_PERIOD;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY_CALL |
+				  PERF_SAMPLE_BRANCH_USER;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (need) {
+		ASSERT_EQ(-1, fd);
+		ASSERT_EQ(EOPNOTSUPP, errno);
+	} else {
+		ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+		close(fd);
+	}
+	/* every branch, but at both levels for a user-only event */
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
+				  PERF_SAMPLE_BRANCH_USER |
+				  PERF_SAMPLE_BRANCH_KERNEL;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (need) {
+		ASSERT_EQ(-1, fd);
+		ASSERT_EQ(EOPNOTSUPP, errno);
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
+				  PERF_SAMPLE_BRANCH_USER;
+	attr.sample_type = PERF_SAMPLE_IP;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	ring = pi_record(fd, loop5_work, PI_ITERS);
+	ASSERT_NE(MAP_FAILED, ring);
+	n = pi_samples(ring, false, self->s, MAX_SAMPLES);
+	ASSERT_GT(pi_check(self->s, n, self->l, PI_PERIOD, true), 100);
+	perf_unmap_ring(ring, RING_PAGES);
+	close(fd);
 }
 
 /*
@@ -830,13 +953,26 @@ static int pl_samples(void *base, __u64 *ip, __u64 *x, int max)
 	return bad ? -1 : n;
 }
 
+/*
+ * The precise level of the large events: 2, but 1 where records lack the
+ * eventing IP (format 1: Sandy and Ivy Bridge), whose precise_ip 2 takes
+ * it from the LBR at the PMI, so that each record has a PMI of its own
+ * (for precise_ip 1 they still wait in the buffer).
+ */
+static int pl_precise(void)
+{
+	static const long fmt1[] = { 0x2a, 0x2d, 0x3a, 0x3e };
+
+	return intel_model_in(fmt1, ARRAY_SIZE(fmt1)) ? 1 : 2;
+}
+
 /* instructions:upp with @type beside the IP, disabled, -1 on error */
 static int pl_open(__u64 type, pid_t pid, int cpu)
 {
 	struct perf_event_attr attr;
 
 	perf_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
-	attr.precise_ip = 2;
+	attr.precise_ip = pl_precise();
 	attr.sample_period = PI_PERIOD;
 	attr.sample_type = PERF_SAMPLE_IP | type;
 	return sys_perf_event_open(&attr, pid, cpu, -1, 0);
@@ -870,9 +1006,10 @@ TEST_F(pebs, large_records_share_a_pmi)
 	for (i = 0; i < n; i++) {
 		memset(&self->s[i], 0, sizeof(self->s[i]));
 		self->s[i].ip = ip[i];
-		self->s[i].misc = PERF_RECORD_MISC_EXACT_IP;
+		self->s[i].misc = pl_precise() == 2 ? PERF_RECORD_MISC_EXACT_IP : 0;
 	}
-	ASSERT_GT(pi_check(self->s, n, self->l, PI_PERIOD, true), 900);
+	ASSERT_GT(pi_check(self->s, n, self->l, PI_PERIOD, pl_precise() == 2),
+		  900);
 	TH_LOG("%d samples, %ld PMIs", n, after - before);
 	ASSERT_LT((after - before) * 10, n);
 	perf_unmap_ring(ring, RING_PAGES);

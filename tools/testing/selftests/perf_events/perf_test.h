@@ -390,14 +390,15 @@ static inline bool intel_model_in(const long *models, size_t n)
 /*
  * Does the CPU have an LBR the kernel should drive? Arch LBR and AMD's
  * LbrExtV2 (CPUID 8000_0022H EAX[1], Zen 4 on) are in the flags; the
- * model-specific LBR of formats 4 (16 entries) and 5 (32) is not
+ * model-specific LBR of formats 3 and 4 (16 entries) and 5 (32) is not
  * enumerated, so it is the family 6 models the SDM lists with them:
- * Haswell and Broadwell, client and server; Skylake, Kaby/Coffee/Comet
+ * Sandy and Ivy Bridge, Haswell and Broadwell, client and server; Skylake, Kaby/Coffee/Comet
  * Lake, Skylake-SP, Ice Lake client and server, Tiger Lake, Rocket Lake.
  */
 static inline bool cpu_has_lbr(void)
 {
 	static const long models[] = {
+		0x2a, 0x2d, 0x3a, 0x3e,
 		0x3c, 0x3f, 0x45, 0x46, 0x3d, 0x47, 0x4f, 0x56,
 		0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6,
 		0x6a, 0x6c, 0x7d, 0x7e, 0x8c, 0x8d, 0xa7,
