@@ -426,7 +426,9 @@ static void br_check(struct __test_metadata *_metadata, struct pi_sample *s,
 		ASSERT_EQ(l[pos], s[i].ip);
 		ASSERT_EQ(exact, !!(s[i].misc & PERF_RECORD_MISC_EXACT_IP));
 	}
-	ASSERT_GT(inside, 100);
+	ASSERT_GT(inside, 100)
+		TH_LOG("%d samples, the first at %#llx (misc %#x), the loop at %#lx-%#lx",
+		       n, (unsigned long long)s[0].ip, s[0].misc, l[0], l[5]);
 }
 
 /*
