@@ -8,7 +8,8 @@
 # so the test checks only that they count; instructions are exact either
 # way):
 #
-#   intel       -cpu max,vendor=GenuineIntel,pmu=on
+#   intel       -cpu max,vendor=GenuineIntel,pmu=on     (arch LBRs with event
+#               logging, patch 0024)
 #   amd         -cpu max,vendor=AuthenticAMD,pmu=on     (PerfCtrExtCore, PerfMonV2)
 #   amd-legacy  -cpu max,vendor=AuthenticAMD,pmu=on,perfctr-core=off  (K7 counters)
 #   intel-nolbr -cpu max,vendor=GenuineIntel,pmu=on,arch-lbr=off  (no Arch LBR;

@@ -501,6 +501,51 @@ lbr_lfunc:
 	lret
 
 /*
+ * lbrlog_loop(msr, lo, hi, n): LBR event logging (patch 0024).
+ * wrmsr(msr, hi:lo) (IA32_LBR_CTL or an IA32_PERFEVTSELx: either
+ * restarts the counts), then n iterations of: TEST, JZ (not taken), NOP,
+ * JMP (taken), DEC, JNZ (taken but the last time); then IA32_LBR_CTL and
+ * msr are written 0.  From the WRMSR to the first JMP: 5 instructions, 2
+ * branches; from a JMP to the JNZ: 2 and 1; from a JNZ to the next JMP:
+ * 4 and 2.
+ */
+	.globl lbrlog_loop, lbrlog_jmp, lbrlog_jmp_t, lbrlog_jnz, lbrlog_top
+lbrlog_loop:
+	push %esi
+	push %edi
+	push %ebx
+	mov 16(%esp), %ecx
+	mov 20(%esp), %eax
+	mov 24(%esp), %edx
+	mov 28(%esp), %edi
+	mov %ecx, %esi
+	mov $1, %ebx
+	wrmsr
+	mov %edi, %ecx
+lbrlog_top:
+	test %ebx, %ebx
+	jz lbrlog_out			/* not taken */
+	nop
+lbrlog_jmp:
+	jmp lbrlog_jmp_t
+	nop
+lbrlog_jmp_t:
+	dec %ecx
+lbrlog_jnz:
+	jnz lbrlog_top
+lbrlog_out:
+	mov $0x14ce, %ecx		/* IA32_LBR_CTL */
+	xor %eax, %eax
+	xor %edx, %edx
+	wrmsr
+	mov %esi, %ecx
+	wrmsr
+	pop %ebx
+	pop %edi
+	pop %esi
+	ret
+
+/*
  * lbr_db_block(msr, lo, hi): wrmsr(msr, hi:lo), a JMP, then a single-step
  * trap (EFLAGS.TF set by POPF) after a NOP: the #DB handler (db_entry)
  * clears TF and returns; a JMP and the RET follow.  Recording is left

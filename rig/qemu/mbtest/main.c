@@ -15,6 +15,10 @@
  * call-stack mode, freeze on PMI; "nolbr" on the command line says the
  * model has arch-lbr=off, where they must not exist (nor on AMD).
  *
+ * On -cpu max, their event logging too (patch 0024: CPUID.1CH:ECX[19:16],
+ * IA32_PERFEVTSELx bit 35, the counts in IA32_LBR_x_INFO bits 39:32; see
+ * test_lbr_log()); on every other Intel run, bit 35 must #GP.
+ *
  * So is its PEBS (DS save area, record format 4, adaptive records): the
  * eventing IP of each record exactly, its groups, the reload from the DS
  * area, the threshold PMI, a full buffer; "nopebs" says the model has
@@ -824,7 +828,7 @@ static void test_arch_lbr(u32 maxleaf)
 	puts(" ecx="); puthex(c); puts(" edx="); puthex(d); puts("\n");
 	eq(a, 0x0f, "CPUID 1CH EAX: depths 8, 16, 24, 32; no deep C-state reset; EIPs, not LIPs");
 	eq(b, 0x7, "CPUID 1CH EBX: CPL filtering, branch filtering, call-stack mode");
-	eq(c, 0x5, "CPUID 1CH ECX: mispredict bit, no timed LBRs, branch type field");
+	eq(c & ~0xf0000, 0x5, "CPUID 1CH ECX: mispredict bit, no timed LBRs, branch type field");
 	eq(d, 0, "CPUID 1CH EDX: 0");
 	cpuid(0xd, &a, &b, &c, &d);
 	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0xd), "c"(1));
@@ -1183,6 +1187,234 @@ static void test_lbr_cost(void)
 	note("1e7 LOOPs, ns with LBRs recording: ", on);
 	note("1e7 LOOPs, ns without: ", off);
 	wrmsr(FIXCTRL, 0);
+}
+
+/*
+ * LBR event logging (patch 0024; SDM vol. 3B, "LBR Event Logging" of the
+ * architectural LBRs; CPUID.(EAX=1CH,ECX=0):ECX[19:16]), on -cpu max
+ * only: PMC0-3 can log. With IA32_PERFEVTSELx bit 35 set, each record
+ * written carries in INFO bits 33:32 + 2x the events counter x counted
+ * since the previous record, up to and including the branch recorded,
+ * saturated at 3; 0 for a counter not logging. Only records take and
+ * restart the counts (the LBR's filtering holds); so do setting LBREn and
+ * a change of bit 35 or EN. The identities and arch-lbr=off: no bitmap,
+ * bit 35 #GPs.
+ */
+#define EVT_LBR_LOG BIT_ULL(35)
+#define LOG_CNT(x, c) ((u64)((c) > 3 ? 3 : (c)) << (32 + 2 * (x)))
+
+/* as lbr_check(), with the counts of each record (cnt[i], of want[i]) */
+static void lbrlog_check(const struct lbr_rec *want, const u64 *cnt, int n,
+			 const char *what)
+{
+	int x, bad = -1;
+	u64 f = 0, t = 0, i = 0, wi = 0;
+
+	for (x = 0; x < n && bad < 0; x++) {
+		const struct lbr_rec *r = &want[n - 1 - x];
+
+		f = rdmsr(LBR_FROM(x));
+		t = rdmsr(LBR_TO(x));
+		i = rdmsr(LBR_INFO(x));
+		wi = ((u64)r->type << 56) | cnt[n - 1 - x];
+		if (f != r->from || t != r->to || i != wi || fault)
+			bad = x;
+	}
+	report(bad < 0, what);
+	if (bad >= 0) {
+		note("first wrong entry: ", bad);
+		puts("#   from "); puthex(f); puts(" to "); puthex(t);
+		puts(" info "); puthex(i); puts(", want info "); puthex(wi); puts("\n");
+	}
+}
+
+/*
+ * lbr_block()'s 14 taken branches (lbr_branches()): the instructions,
+ * branches and conditional branches from the one before (from the WRMSR
+ * for the first) up to and including each
+ */
+static const u8 lbr_block_ev[LBR_NR_BRANCHES][3] = {
+	{ 1, 1, 0 },	/* JMP */
+	{ 3, 2, 2 },	/* XOR, JNZ (not taken), JZ */
+	{ 1, 1, 0 },	/* CALL */
+	{ 1, 1, 0 },	/* RET */
+	{ 2, 1, 0 },	/* MOV, CALL * */
+	{ 1, 1, 0 },	/* RET */
+	{ 2, 1, 0 },	/* MOV, JMP * */
+	{ 2, 1, 1 },	/* MOV, LOOP */
+	{ 2, 2, 2 },	/* LOOP (not taken), JECXZ */
+	{ 1, 1, 0 },	/* INT $0x82 */
+	{ 1, 1, 0 },	/* IRET */
+	{ 1, 1, 0 },	/* far JMP */
+	{ 1, 1, 0 },	/* far CALL */
+	{ 1, 1, 0 },	/* far RET */
+};
+
+/*
+ * The records lbr_block() leaves with ctl's types, PMC0 logging branches,
+ * PMC1 conditional branches, PMC2 instructions, PMC3 not logging
+ */
+static int lbrlog_block_want(u32 ctl, struct lbr_rec *out, u64 *cnt)
+{
+	struct lbr_rec all[LBR_NR_BRANCHES];
+	u32 ins = 0, br = 0, cbr = 0;
+	int i, m = 0;
+
+	lbr_branches(all);
+	for (i = 0; i < LBR_NR_BRANCHES; i++) {
+		ins += lbr_block_ev[i][0];
+		br += lbr_block_ev[i][1];
+		cbr += lbr_block_ev[i][2];
+		if (!(ctl & lbr_type_bit(all[i].type)))
+			continue;
+		out[m] = all[i];
+		cnt[m++] = LOG_CNT(0, br) | LOG_CNT(1, cbr) | LOG_CNT(2, ins);
+		ins = br = cbr = 0;
+	}
+	return m;
+}
+
+/*
+ * lbrlog_loop()'s records of n iterations (COND and NEAR_REL_JMP
+ * recorded), oldest first: n JMPs and n - 1 JNZs; PMC0 logging branches
+ * (c0), PMC1 instructions (c1) and, if they log, PMC2 and PMC3 0
+ */
+static int lbrlog_loop_want(u32 n, struct lbr_rec *out, u64 *cnt, int c0, int c1)
+{
+	u32 i;
+	int m = 0;
+
+	for (i = 0; i < n; i++) {
+		out[m].from = (u32)lbrlog_jmp;
+		out[m].to = (u32)lbrlog_jmp_t;
+		out[m].type = BR_REL_JMP;
+		/* from the WRMSR: MOV, TEST, JZ, NOP, JMP; else from a JNZ */
+		cnt[m++] = (c0 ? LOG_CNT(0, 2) : 0) | (c1 ? LOG_CNT(1, i ? 4 : 5) : 0);
+		if (i == n - 1)
+			break;
+		out[m].from = (u32)lbrlog_jnz;
+		out[m].to = (u32)lbrlog_top;
+		out[m].type = BR_COND;
+		cnt[m++] = (c0 ? LOG_CNT(0, 1) : 0) | (c1 ? LOG_CNT(1, 2) : 0);
+	}
+	return m;
+}
+
+/* where there is no LBR event logging: CPUID shows none, bit 35 #GPs */
+static void test_no_lbr_log(u32 maxleaf)
+{
+	u32 a, b, c, d, x;
+
+	c = 0;
+	if (maxleaf >= 0x1c)
+		cpuid(0x1c, &a, &b, &c, &d);
+	eq((c >> 16) & 0xf, 0, maxleaf >= 0x1c ?
+	   "no LBR event logging: CPUID.1CH:ECX[19:16] = 0" :
+	   "no LBR event logging: no CPUID leaf 1CH (max basic leaf below it)");
+	for (x = 0; x < 4; x++) {
+		wrmsr(EVTSEL0 + x, EVT_LBR_LOG | 0xc4);
+		if (!fault)
+			break;
+	}
+	gp(x == 4, "no LBR event logging: IA32_PERFEVTSEL0-3 bit 35 #GP");
+	for (x = 0; x < 4; x++)
+		wrmsr(EVTSEL0 + x, 0);
+}
+
+static void test_lbr_log(u32 maxleaf)
+{
+	struct lbr_rec want[32];
+	u64 cnt[32];
+	u32 a, b, c, d, x;
+	int m, ok;
+
+	if (ident != ID_MAX) {
+		test_no_lbr_log(maxleaf);
+		return;
+	}
+	cpuid(0x1c, &a, &b, &c, &d);
+	eq((c >> 16) & 0xf, 0xf, "LBR event logging: CPUID.1CH:ECX[19:16] = 0xF (PMC0-3)");
+	for (ok = 1, x = 0; x < 4; x++) {
+		wrmsr(EVTSEL0 + x, EVT_LBR_LOG | 0xc4);
+		ok &= !fault && rdmsr(EVTSEL0 + x) == (EVT_LBR_LOG | 0xc4);
+		wrmsr(EVTSEL0 + x, 0);
+	}
+	report(ok, "LBR event logging: IA32_PERFEVTSEL0-3 bit 35 written, read back");
+	wrmsr(EVTSEL0, BIT_ULL(36) | 0xc4);
+	gp(1, "LBR event logging: IA32_PERFEVTSEL0 bit 36 still #GPs");
+	wrmsr(LBR_DEPTH, 32);
+	wrmsr(LBR_INFO(3), (0xffull << 32) | 2);
+	report(!fault && rdmsr(LBR_INFO(3)) == ((0xffull << 32) | 2),
+	       "LBR event logging: IA32_LBR_x_INFO bits 39:32 written, read back");
+	wrmsr(LBR_INFO(3), 1ull << 40);
+	gp(1, "LBR event logging: IA32_LBR_x_INFO bit 40 #GPs");
+
+	/* lbr_block's 14 records: near and far branches, INT, IRET */
+	wrmsr(GCTRL, 0);
+	wrmsr(EVTSEL0, EVT_LBR_LOG | 0xc4 | EN | USR | OS);
+	wrmsr(EVTSEL0 + 1, EVT_LBR_LOG | 0x1c4 | EN | USR | OS);
+	wrmsr(EVTSEL0 + 2, EVT_LBR_LOG | 0xc0 | EN | USR | OS);
+	wrmsr(EVTSEL0 + 3, 0xc0 | EN | USR | OS);
+	wrmsr(GCTRL, 0xf);
+	wrmsr(LBR_DEPTH, 32);
+	lbr_block(LBR_CTL, LBREN | LBR_OS | LBR_ALL, 0);
+	m = lbrlog_block_want(LBR_ALL, want, cnt);
+	lbrlog_check(want, cnt, m, "LBR log: every kind of branch: branches, conditional, "
+		     "instructions since the one before, PMC3 (not logging) 0");
+	wrmsr(LBR_DEPTH, 32);
+	lbr_block(LBR_CTL, LBREN | LBR_OS | LBR_COND | LBR_OTHER, 0);
+	m = lbrlog_block_want(LBR_COND | LBR_OTHER, want, cnt);
+	lbrlog_check(want, cnt, m, "LBR log: COND | OTHER_BRANCH: the branches filtered out "
+		     "count in the next record, saturated at 3");
+	wrmsr(LBR_DEPTH, 32);
+	wrmsr(GCTRL, 0);
+	for (x = 0; x < 4; x++)
+		wrmsr(EVTSEL0 + x, 0);
+
+	/* the loop: PMC0 logs branches, PMC1 instructions, PMC2 and PMC3 do not count */
+	wrmsr(EVTSEL0, EVT_LBR_LOG | 0xc4 | EN | USR | OS);
+	wrmsr(EVTSEL0 + 1, EVT_LBR_LOG | 0xc0 | EN | USR | OS);
+	wrmsr(EVTSEL0 + 2, 0xc4 | EN | USR | OS);		/* not logging */
+	wrmsr(EVTSEL0 + 3, EVT_LBR_LOG | 0xc4 | EN | USR);	/* CPL 0 not counted */
+	wrmsr(GCTRL, 0xf);
+	wrmsr(LBR_DEPTH, 32);
+	lbrlog_loop(LBR_CTL, LBREN | LBR_OS | LBR_COND | LBR_REL_JMP, 0, 5);
+	m = lbrlog_loop_want(5, want, cnt, 1, 1);
+	lbrlog_check(want, cnt, m, "LBR log: loop JZ/JMP/JNZ: JMP 2 branches, 3 insns (4, 5 "
+		     "saturated); JNZ 1, 2; PMC2, PMC3 0");
+	lbrlog_loop(LBR_CTL, LBREN | LBR_OS | LBR_COND | LBR_REL_JMP, 0, 5);
+	lbrlog_check(want, cnt, m, "LBR log: LBREn set again restarts the counts "
+		     "(first JMP: 2 branches)");
+	/* a change of bit 35 restarts: PMC0 starts logging at the WRMSR */
+	wrmsr(EVTSEL0, 0xc4 | EN | USR | OS);
+	wrmsr(LBR_CTL, LBREN | LBR_OS | LBR_COND | LBR_REL_JMP);
+	lbrlog_loop(EVTSEL0, 0xc4 | EN | USR | OS, EVT_LBR_LOG >> 32, 3);
+	/* PMC1 logs on: its first count (from the loop before) saturated */
+	m = lbrlog_loop_want(3, want, cnt, 1, 1);
+	lbrlog_check(want, cnt, m, "LBR log: setting bit 35 restarts the counts "
+		     "(first JMP: 2 branches)");
+	/* EN set again restarts too */
+	wrmsr(EVTSEL0, EVT_LBR_LOG | 0xc4 | USR | OS);
+	wrmsr(LBR_CTL, LBREN | LBR_OS | LBR_COND | LBR_REL_JMP);
+	lbrlog_loop(EVTSEL0, 0xc4 | EN | USR | OS, EVT_LBR_LOG >> 32, 3);
+	lbrlog_check(want, cnt, m, "LBR log: setting EN restarts the counts");
+	/* bit 35 clear: PMC0's counts read 0, PMC1's go on */
+	wrmsr(LBR_CTL, LBREN | LBR_OS | LBR_COND | LBR_REL_JMP);
+	lbrlog_loop(EVTSEL0, 0xc4 | EN | USR | OS, 0, 3);
+	m = lbrlog_loop_want(3, want, cnt, 0, 1);
+	lbrlog_check(want, cnt, m, "LBR log: PMC0 without bit 35: 0; PMC1 as before");
+	wrmsr(GCTRL, 0);
+	for (x = 0; x < 4; x++)
+		wrmsr(EVTSEL0 + x, 0);
+	/* no counter logging: nothing in bits 39:32 */
+	wrmsr(EVTSEL0, 0xc4 | EN | USR | OS);
+	wrmsr(GCTRL, 1);
+	lbrlog_loop(LBR_CTL, LBREN | LBR_OS | LBR_COND | LBR_REL_JMP, 0, 3);
+	m = lbrlog_loop_want(3, want, cnt, 0, 0);
+	lbrlog_check(want, cnt, m, "LBR log: no counter logging: the counts are 0");
+	wrmsr(GCTRL, 0);
+	wrmsr(EVTSEL0, 0);
+	wrmsr(LBR_DEPTH, 32);
 }
 
 /*
@@ -2607,8 +2839,14 @@ static void test_pebs(void)
 	gp(1, "MSR_PEBS_LD_LAT_THRESHOLD: bit 16 #GP");
 	wrmsr(EVTSEL0, 0xc0 | ADAPTIVE);
 	eq(rdmsr(EVTSEL0), 0xc0 | ADAPTIVE, "PERFEVTSEL: bit 34 Adaptive_Record");
-	wrmsr(EVTSEL0, BIT_ULL(35));
-	gp(1, "PERFEVTSEL: bit 35 #GP");
+	if (ident == ID_MAX && !nolbr) {
+		/* bit 35 logs the counter's events in the LBRs (patch 0024) */
+		wrmsr(EVTSEL0, BIT_ULL(36));
+		gp(1, "PERFEVTSEL: bit 36 #GP");
+	} else {
+		wrmsr(EVTSEL0, BIT_ULL(35));
+		gp(1, "PERFEVTSEL: bit 35 #GP (no LBR event logging)");
+	}
 	wrmsr(EVTSEL0, 0);
 	wrmsr(FIXCTRL, FIX_ADAPTIVE(0) | FIX_ADAPTIVE(1) | FIX_ADAPTIVE(2));
 	eq(rdmsr(FIXCTRL), 0x11100000000ull, "FIXED_CTR_CTRL: bits 32, 36, 40 Adaptive_Record");
@@ -3216,11 +3454,13 @@ v3:
 	}
 	if (nolbr) {
 		test_no_arch_lbr(maxleaf);
+		test_no_lbr_log(maxleaf);
 	} else {
 		report((d >> 19) & 1, "CPUID.07H:EDX[19]: architectural LBRs");
 		if ((d >> 19) & 1) {
 			test_arch_lbr(maxleaf);
 			test_lbr_freeze();
+			test_lbr_log(maxleaf);
 			if (!icount)
 				test_lbr_cost();
 		}

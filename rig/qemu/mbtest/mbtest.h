@@ -54,6 +54,9 @@ extern char lbr_call[], lbr_call_ret[], lbr_func[], lbr_ret[], lbr_icall[];
 extern char lbr_icall_ret[], lbr_ijmp[], lbr_ijmp_t[], lbr_loop[], lbr_loop_end[];
 extern char lbr_jecxz[], lbr_jecxz_t[], lbr_int[], lbr_int_ret[];
 extern char lbr_ljmp[], lbr_ljmp_t[], lbr_lcall[], lbr_lcall_ret[], lbr_lfunc[];
+/* LBR event logging: see boot.S */
+void lbrlog_loop(u32 msr, u32 lo, u32 hi, u32 n);
+extern char lbrlog_jmp[], lbrlog_jmp_t[], lbrlog_jnz[], lbrlog_top[];
 void lbr_cs_block(u32 msr, u32 lo, u32 hi);
 void lbr_db_block(u32 msr, u32 lo, u32 hi);
 void db_entry(void);
