@@ -98,7 +98,8 @@ u64 x86_pdist_counters(const struct x86_core *core, u64 cntrs)
  *
  * Those that can count its event select, and of them only those the
  * branch recorder samples with for an event with a branch stack where the
- * recorder says (@core->branch_cntrs); for a precise event, only those
+ * recorder says (@core->branch_cntrs), and those that can log into it for
+ * an event that asks for branch counters (@core->log_cntrs); for a precise event, only those
  * the PMU can also sample precisely with (its general-purpose ones as
  * @core->precise_constraints says, where they say), and for precise_ip 3
  * those of them x86_pdist_counters() leaves.
@@ -112,6 +113,8 @@ u64 x86_event_counters(const struct x86_core *core, struct perf_event *event)
 
 	if ((event->hw.flags & X86_EVENT_FLAG_LBR) && core->branch_cntrs)
 		cntrs &= core->branch_cntrs;
+	if (event->hw.flags & X86_EVENT_FLAG_BR_CNTR)
+		cntrs &= core->log_cntrs;
 	if (event->hw.flags & X86_EVENT_FLAG_PEBS) {
 		const struct x86_constraint *c =
 			x86_constraint_for(core->precise_constraints,

@@ -187,6 +187,11 @@ struct x86_core_ops {
  * on a counter, which other events share (@shared_get/@shared_put)
  */
 #define X86_EVENT_FLAG_SHARED_REG	BIT(3)
+/*
+ * hw.flags: the event counts into the branch recorder as well (Intel's
+ * LBR event logging), which only @log_cntrs can
+ */
+#define X86_EVENT_FLAG_BR_CNTR	BIT(4)
 
 /**
  * struct x86_core - one core PMU: the struct pmu, its hardware, its CPUs
@@ -226,6 +231,8 @@ struct x86_core_ops {
  *	(sysfs caps/branches)
  * @branch_cntrs: the counters an event with a branch stack may use, 0 for
  *	any (AMD BRS samples with counter 0 only)
+ * @log_cntrs: the counters whose events can be counted into the branch
+ *	stack's entries (Intel's LBR event logging), 0 for none
  * @branch_lead: events the counter of an event with a branch stack still
  *	counts between its overflow and its PMI, taken off each period longer
  *	than that (AMD BRS holds the PMI for 16 taken branches); usually 0
@@ -275,6 +282,7 @@ struct x86_core {
 	unsigned int			arch_events_len;
 	unsigned int			branches;
 	u64				branch_cntrs;
+	u64				log_cntrs;
 	unsigned int			branch_lead;
 	unsigned int			max_precise;
 	u64				precise_cntrs;

@@ -8,7 +8,8 @@
  *           format, so that "cpu/instructions/" and perf list work;
  *  caps/    pmu_name (the model family the driver recognised),
  *           max_precise (0: no PEBS) and branches (the depth of
- *           the branch stack, where there is one);
+ *           the branch stack, where there is one), branch_counter_nr
+ *           and _width (where its entries can count events);
  *  rdpmc    the user-space RDPMC policy (rdpmc.c), one for all PMUs;
  *  cpus     the CPUs of a PMU that serves one kind of core of a hybrid
  *           part (absent when it serves all).
@@ -18,10 +19,13 @@
  * find the PMU of the directory from its device (x86_dev_core()).
  */
 
+#include <linux/bitops.h>
 #include <linux/cpumask.h>
 #include <linux/device.h>
 #include <linux/perf_event.h>
 #include <linux/sysfs.h>
+
+#include <asm/msr-index.h>
 
 #include "pmu.h"
 
@@ -142,16 +146,36 @@ static ssize_t branches_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(branches);
 
+/* branch counters: how many events' counts, as upstream gives it */
+static ssize_t branch_counter_nr_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", fls64(x86_dev_core(dev)->log_cntrs));
+}
+static DEVICE_ATTR_RO(branch_counter_nr);
+
+/* and the bits of each (Intel's LBR_INFO fields) */
+static ssize_t branch_counter_width_show(struct device *dev,
+					 struct device_attribute *attr,
+					 char *buf)
+{
+	return sysfs_emit(buf, "%d\n", LBR_INFO_BR_CNTR_BITS);
+}
+static DEVICE_ATTR_RO(branch_counter_width);
+
 static struct attribute *x86_caps_attrs[] = {
 	&dev_attr_pmu_name.attr,
 	&dev_attr_max_precise.attr,
 	&dev_attr_branches.attr,
+	&dev_attr_branch_counter_nr.attr,
+	&dev_attr_branch_counter_width.attr,
 	NULL,
 };
 
 /*
  * pmu_name only where the vendor names its PMUs (Intel), branches only
- * where samples can carry a branch stack
+ * where samples can carry a branch stack, the branch counters' sizes
+ * only where they can carry those
  */
 static umode_t x86_caps_visible(struct kobject *kobj, struct attribute *a,
 				int n)
@@ -161,6 +185,9 @@ static umode_t x86_caps_visible(struct kobject *kobj, struct attribute *a,
 	if (a == &dev_attr_pmu_name.attr && !core->name)
 		return 0;
 	if (a == &dev_attr_branches.attr && !core->branches)
+		return 0;
+	if ((a == &dev_attr_branch_counter_nr.attr ||
+	     a == &dev_attr_branch_counter_width.attr) && !core->log_cntrs)
 		return 0;
 	return a->mode;
 }

@@ -127,6 +127,8 @@ struct intel_lbr_ops {
  * @timed: LBR_INFO has the cycles since the last entry
  * @timed_valid: ... and they count only with LBR_INFO.CYC_CNT_VALID
  * @br_type: LBR_INFO has the kind of branch (BR_TYPE)
+ * @log_cntrs: the GP counters whose events LBR_INFO can count (event
+ *	logging), 0 for none
  */
 struct intel_lbr_caps {
 	const struct intel_lbr_ops	*ops;
@@ -134,6 +136,7 @@ struct intel_lbr_caps {
 	u32				from, to, info, filter_msr;
 	bool				cpl, filter, call_stack;
 	bool				mispred, timed, timed_valid, br_type;
+	u64				log_cntrs;
 };
 
 /* lbr.c */
@@ -157,7 +160,16 @@ u8 intel_lbr_decode(const struct intel_lbr_rec *rec,
 void intel_lbr_save_stack(struct perf_event *event,
 			  struct perf_sample_data *data,
 			  struct perf_branch_stack *bs, unsigned int nr,
-			  const u8 *types, u64 hw_idx);
+			  const u8 *types, const struct intel_lbr_rec *rec,
+			  u64 *cntrs, u64 hw_idx);
+
+/* lbr_log.c: branch counters (LBR event logging) */
+int intel_lbr_log_init(struct perf_event *event, u64 log_cntrs);
+unsigned int intel_lbr_log_stash(struct perf_event *event,
+				 struct perf_branch_stack *bs,
+				 const struct intel_lbr_rec *rec, int *order);
+void intel_lbr_log_take(struct perf_branch_stack *bs, const int *order,
+			unsigned int n, u64 *cntrs);
 
 /* lbr_arch.c: Architectural LBR */
 bool intel_lbr_arch_probe(struct intel_lbr_caps *caps);

@@ -84,10 +84,11 @@ static DEFINE_PER_CPU(struct lbr_cpu, lbr_cpu);
 
 /*
  * Where a sample's stack is built, one per CPU: the PMI is the only
- * writer and does not nest.  Three runs of @depth, in this order: the
+ * writer and does not nest.  Four runs of @depth, in this order: the
  * stack handed to the sample (after its header), the entries as read,
- * and each one's LBR_INFO type for the filter.  Sized at the probe, as
- * the depth is known only then and every CPU pays for it.
+ * their branch counters (lbr_log.c), and each one's LBR_INFO type for
+ * the filter.  Sized at the probe, as the depth is known only then and
+ * every CPU pays for it.
  */
 static void __percpu *lbr_bufs;
 
@@ -99,7 +100,8 @@ static size_t lbr_buf_stack_size(unsigned int depth)
 static size_t lbr_buf_size(unsigned int depth)
 {
 	return lbr_buf_stack_size(depth) +
-	       depth * (sizeof(struct intel_lbr_rec) + sizeof(u8));
+	       depth * (sizeof(struct intel_lbr_rec) + sizeof(u64) +
+			sizeof(u8));
 }
 
 /*
@@ -244,10 +246,10 @@ static int lbr_setup(struct perf_event *event, u64 bst)
  * intel_lbr_init - accept a new event's branch stack
  * @event: an event of the core PMU that samples PERF_SAMPLE_BRANCH_STACK
  *
- * Errors in upstream's order, which tools see: branch counters (event
- * logging) are -EINVAL, as no CPU we drive logs events in the LBR; no
- * LBR is -EOPNOTSUPP; then those of intel_lbr_ctl(); a group member that
- * wants the LBR set up otherwise than the others is -EINVAL.
+ * Errors in upstream's order, which tools see: those of branch counters
+ * (lbr_log.c: -EINVAL); no LBR is -EOPNOTSUPP; then those of
+ * intel_lbr_ctl(); a group member that wants the LBR set up otherwise
+ * than the others is -EINVAL.
  *
  * A counting event read through its group (PERF_SAMPLE_READ) never
  * takes a sample of its own, so it gets no stack and uses no LBR.
@@ -258,9 +260,13 @@ static int lbr_setup(struct perf_event *event, u64 bst)
 int intel_lbr_init(struct perf_event *event)
 {
 	u64 bst = event->attr.branch_sample_type;
+	int ret;
 
-	if (bst & PERF_SAMPLE_BRANCH_COUNTERS)
-		return -EINVAL;
+	if (bst & PERF_SAMPLE_BRANCH_COUNTERS) {
+		ret = intel_lbr_log_init(event, lbr.log_cntrs);
+		if (ret)
+			return ret < 0 ? ret : 0;
+	}
 	if (!is_sampling_event(event) &&
 	    (event->attr.sample_type & PERF_SAMPLE_READ))
 		return 0;
@@ -506,6 +512,9 @@ u8 intel_lbr_decode(const struct intel_lbr_rec *rec,
  *	that stays put until the sample is written
  * @nr: how many
  * @types: each entry's LBR_INFO type, as intel_lbr_decode() returned it
+ * @rec: the entries @bs was decoded from, whose LBR_INFO has their
+ *	branch counters
+ * @cntrs: room for @nr branch counters, in per-CPU memory as @bs
  * @hw_idx: the hardware index of the youngest entry, -1ULL if unknown
  *
  * For stacks read from the LBR MSRs and from a PEBS record's LBR group
@@ -519,16 +528,23 @@ u8 intel_lbr_decode(const struct intel_lbr_rec *rec,
 void intel_lbr_save_stack(struct perf_event *event,
 			  struct perf_sample_data *data,
 			  struct perf_branch_stack *bs, unsigned int nr,
-			  const u8 *types, u64 hw_idx)
+			  const u8 *types, const struct intel_lbr_rec *rec,
+			  u64 *cntrs, u64 hw_idx)
 {
 	u32 wanted = x86_lbr_wanted(event->attr.branch_sample_type);
+	int order[LBR_INFO_BR_CNTR_NUM];
+	unsigned int logged = 0;
 
 	if (lbr.br_type)
 		wanted |= X86_BR_TYPE_SAVE;
 	bs->nr = nr;
 	bs->hw_idx = hw_idx;
+	if (lbr.log_cntrs)
+		logged = intel_lbr_log_stash(event, bs, rec, order);
 	x86_lbr_filter(bs, types, wanted);
-	perf_sample_save_brstack(data, event, bs, NULL);
+	if (logged)
+		intel_lbr_log_take(bs, order, logged, cntrs);
+	perf_sample_save_brstack(data, event, bs, logged ? cntrs : NULL);
 }
 
 /**
@@ -546,18 +562,19 @@ void intel_lbr_sample(struct perf_event *event, struct perf_sample_data *data)
 	struct perf_branch_stack *bs;
 	struct intel_lbr_rec *rec;
 	unsigned int i, nr;
-	u64 hw_idx;
+	u64 hw_idx, *cntrs;
 	u8 *types;
 
 	if (!(event->hw.flags & X86_EVENT_FLAG_LBR) || !has_branch_stack(event))
 		return;
 	bs = this_cpu_ptr(lbr_bufs);
 	rec = (void *)bs + lbr_buf_stack_size(lbr.depth);
-	types = (u8 *)(rec + lbr.depth);
+	cntrs = (u64 *)(rec + lbr.depth);
+	types = (u8 *)(cntrs + lbr.depth);
 	nr = lbr.ops->read(rec, &hw_idx);
 	for (i = 0; i < nr; i++)
 		types[i] = intel_lbr_decode(&rec[i], &bs->entries[i]);
-	intel_lbr_save_stack(event, data, bs, nr, types, hw_idx);
+	intel_lbr_save_stack(event, data, bs, nr, types, rec, cntrs, hw_idx);
 }
 
 /**
@@ -647,4 +664,5 @@ void __init intel_lbr_probe(struct x86_core *core, u64 perf_caps)
 				   __alignof__(*lbr_snaps));
 	lbr = caps;
 	core->branches = caps.depth;
+	core->log_cntrs = caps.log_cntrs;
 }

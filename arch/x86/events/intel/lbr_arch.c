@@ -129,6 +129,8 @@ bool __init intel_lbr_arch_probe(struct intel_lbr_caps *caps)
 		.timed		= ecx & BIT(1),
 		.timed_valid	= true,
 		.br_type	= ecx & BIT(2),
+		/* CPUID.1CH:ECX[19:16]: the GP counters event logging has */
+		.log_cntrs	= (ecx >> 16) & 0xf,
 	};
 	pr_info("Architectural LBR, %u entries\n", depth);
 	return true;

@@ -286,11 +286,13 @@ static bool pebs_decode(const void *raw, u64 left, struct intel_pebs_rec *r)
 /*
  * Where a sample's branch stack from a record is built, one per CPU: the
  * PMI is the only user and does not nest. @types holds each entry's
- * LBR_INFO type for the filter; the stack's flexible entries[] is the
- * room @entries gives it, which directly follows it.
+ * LBR_INFO type for the filter, @cntrs its branch counters; the stack's
+ * flexible entries[] is the room @entries gives it, which directly
+ * follows it.
  */
 struct pebs_brs {
 	u8				types[PEBS_MAX_LBRS];
+	u64				cntrs[PEBS_MAX_LBRS];
 	struct perf_branch_stack	stack;
 	struct perf_branch_entry	entries[PEBS_MAX_LBRS];
 };
@@ -738,7 +740,8 @@ static void pebs_brstack(struct perf_event *event,
 	nr = min(nr, PEBS_MAX_LBRS);
 	for (i = 0; i < nr && lbrs[i].from; i++)
 		buf->types[i] = intel_lbr_decode(&lbrs[i], &bs->entries[i]);
-	intel_lbr_save_stack(event, data, bs, i, buf->types, -1ULL);
+	intel_lbr_save_stack(event, data, bs, i, buf->types, lbrs, buf->cntrs,
+			     -1ULL);
 }
 
 /*
