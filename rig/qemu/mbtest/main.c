@@ -1201,7 +1201,10 @@ static void test_lbr_cost(void)
  * bit 35 #GPs.
  */
 #define EVT_LBR_LOG BIT_ULL(35)
-#define LOG_CNT(x, c) ((u64)((c) > 3 ? 3 : (c)) << (32 + 2 * (x)))
+static u64 log_cnt(int x, u64 c)
+{
+	return (c > 3 ? 3 : c) << (32 + 2 * x);
+}
 
 /* as lbr_check(), with the counts of each record (cnt[i], of want[i]) */
 static void lbrlog_check(const struct lbr_rec *want, const u64 *cnt, int n,
@@ -1268,8 +1271,10 @@ static int lbrlog_block_want(u32 ctl, struct lbr_rec *out, u64 *cnt)
 		if (!(ctl & lbr_type_bit(all[i].type)))
 			continue;
 		out[m] = all[i];
-		cnt[m++] = LOG_CNT(0, br) | LOG_CNT(1, cbr) | LOG_CNT(2, ins);
-		ins = br = cbr = 0;
+		cnt[m++] = log_cnt(0, br) | log_cnt(1, cbr) | log_cnt(2, ins);
+		ins = 0;
+		br = 0;
+		cbr = 0;
 	}
 	return m;
 }
@@ -1289,13 +1294,13 @@ static int lbrlog_loop_want(u32 n, struct lbr_rec *out, u64 *cnt, int c0, int c1
 		out[m].to = (u32)lbrlog_jmp_t;
 		out[m].type = BR_REL_JMP;
 		/* from the WRMSR: MOV, TEST, JZ, NOP, JMP; else from a JNZ */
-		cnt[m++] = (c0 ? LOG_CNT(0, 2) : 0) | (c1 ? LOG_CNT(1, i ? 4 : 5) : 0);
+		cnt[m++] = (c0 ? log_cnt(0, 2) : 0) | (c1 ? log_cnt(1, i ? 4 : 5) : 0);
 		if (i == n - 1)
 			break;
 		out[m].from = (u32)lbrlog_jnz;
 		out[m].to = (u32)lbrlog_top;
 		out[m].type = BR_COND;
-		cnt[m++] = (c0 ? LOG_CNT(0, 1) : 0) | (c1 ? LOG_CNT(1, 2) : 0);
+		cnt[m++] = (c0 ? log_cnt(0, 1) : 0) | (c1 ? log_cnt(1, 2) : 0);
 	}
 	return m;
 }
@@ -1359,13 +1364,11 @@ static void test_lbr_log(u32 maxleaf)
 	wrmsr(LBR_DEPTH, 32);
 	lbr_block(LBR_CTL, LBREN | LBR_OS | LBR_ALL, 0);
 	m = lbrlog_block_want(LBR_ALL, want, cnt);
-	lbrlog_check(want, cnt, m, "LBR log: every kind of branch: branches, conditional, "
-		     "instructions since the one before, PMC3 (not logging) 0");
+	lbrlog_check(want, cnt, m, "LBR log: any branch: their counts; PMC3 (not logging) 0");
 	wrmsr(LBR_DEPTH, 32);
 	lbr_block(LBR_CTL, LBREN | LBR_OS | LBR_COND | LBR_OTHER, 0);
 	m = lbrlog_block_want(LBR_COND | LBR_OTHER, want, cnt);
-	lbrlog_check(want, cnt, m, "LBR log: COND | OTHER_BRANCH: the branches filtered out "
-		     "count in the next record, saturated at 3");
+	lbrlog_check(want, cnt, m, "LBR log: COND | OTHER: the filtered count in the next");
 	wrmsr(LBR_DEPTH, 32);
 	wrmsr(GCTRL, 0);
 	for (x = 0; x < 4; x++)
@@ -1380,19 +1383,16 @@ static void test_lbr_log(u32 maxleaf)
 	wrmsr(LBR_DEPTH, 32);
 	lbrlog_loop(LBR_CTL, LBREN | LBR_OS | LBR_COND | LBR_REL_JMP, 0, 5);
 	m = lbrlog_loop_want(5, want, cnt, 1, 1);
-	lbrlog_check(want, cnt, m, "LBR log: loop JZ/JMP/JNZ: JMP 2 branches, 3 insns (4, 5 "
-		     "saturated); JNZ 1, 2; PMC2, PMC3 0");
+	lbrlog_check(want, cnt, m, "LBR log: loop: JMP 2 br, 3 insns; JNZ 1, 2; PMC2-3 0");
 	lbrlog_loop(LBR_CTL, LBREN | LBR_OS | LBR_COND | LBR_REL_JMP, 0, 5);
-	lbrlog_check(want, cnt, m, "LBR log: LBREn set again restarts the counts "
-		     "(first JMP: 2 branches)");
+	lbrlog_check(want, cnt, m, "LBR log: LBREn set again restarts the counts");
 	/* a change of bit 35 restarts: PMC0 starts logging at the WRMSR */
 	wrmsr(EVTSEL0, 0xc4 | EN | USR | OS);
 	wrmsr(LBR_CTL, LBREN | LBR_OS | LBR_COND | LBR_REL_JMP);
 	lbrlog_loop(EVTSEL0, 0xc4 | EN | USR | OS, EVT_LBR_LOG >> 32, 3);
 	/* PMC1 logs on: its first count (from the loop before) saturated */
 	m = lbrlog_loop_want(3, want, cnt, 1, 1);
-	lbrlog_check(want, cnt, m, "LBR log: setting bit 35 restarts the counts "
-		     "(first JMP: 2 branches)");
+	lbrlog_check(want, cnt, m, "LBR log: setting bit 35 restarts the counts");
 	/* EN set again restarts too */
 	wrmsr(EVTSEL0, EVT_LBR_LOG | 0xc4 | USR | OS);
 	wrmsr(LBR_CTL, LBREN | LBR_OS | LBR_COND | LBR_REL_JMP);
