@@ -108,7 +108,7 @@ bool intel_pebs_rec_fixed(unsigned int fmt, const void *raw, u64 left,
 		.addr		= p->data_addr,
 		.dse		= p->data_source,
 		.latency	= p->latency,
-		.tsx		= p->tx_abort,
+		.tsx		= fmt >= 2 ? p->tx_abort : 0,
 	};
 	return true;
 }
