@@ -705,7 +705,8 @@ static void gen_attr(struct ctx *c, struct perf_event_attr *a, int kind)
 	if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
 		a->sample_max_stack = rnd(c, 130);
 	if (a->sample_type & PERF_SAMPLE_BRANCH_STACK)
-		a->branch_sample_type = rnd64(c) & 0x3ffff;
+		a->branch_sample_type = rnd64(c) &
+					(PERF_SAMPLE_BRANCH_MAX - 1);
 	if (a->sample_type & PERF_SAMPLE_AUX || garbage(c, 10))
 		a->aux_sample_size = rnd(c, 8192);
 
