@@ -233,6 +233,7 @@ void amd_brs_stop(void)
  */
 void amd_brs_reset_cpu(void)
 {
+	lockdep_assert_irqs_disabled();
 	this_cpu_write(amd_brs_cpu.on, false);
 	brs_write_cfg(0);
 }
