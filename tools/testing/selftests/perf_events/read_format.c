@@ -63,6 +63,24 @@ static size_t expected_size(__u64 fmt, int nr)
 }
 
 /*
+ * Keep an event enabled across a clock tick. perf's times come from
+ * sched_clock(), which counts jiffies once the TSC is found unstable (as
+ * QEMU's TCG TSC can be on a loaded host: "Marking TSC unstable due to
+ * clocksource watchdog"), so a shorter window may account no time.
+ */
+static void outlast_a_tick(void)
+{
+	struct timespec a, b;
+	long long ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		ns = (b.tv_sec - a.tv_sec) * 1000000000LL + b.tv_nsec - a.tv_nsec;
+	} while (ns < 20000000);
+}
+
+/*
  * The measured regions below must take no fault but the ones asked for.
  * A test runs in a freshly forked process, where the first write to a
  * stack page and the first call into a code page fault; one pass through
@@ -76,6 +94,7 @@ static void warm_up(void)
 	fd = open_sw(PERF_COUNT_SW_DUMMY, 0, -1);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	touch_fresh_pages(1);
+	outlast_a_tick();
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	close(fd);
 }
@@ -142,6 +161,7 @@ TEST(single_event_all_formats)
 		ASSERT_LE(0, fd) TH_LOG("read_format %#llx", (unsigned long long)fmt);
 		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 		touch_fresh_pages(NR_PAGES);
+		outlast_a_tick();
 		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 
 		want = expected_size(fmt, 1);
@@ -205,6 +225,7 @@ TEST(group_leader_all_formats)
 		ASSERT_EQ(0, ioctl(fd[0], PERF_EVENT_IOC_ENABLE,
 				   PERF_IOC_FLAG_GROUP));
 		touch_fresh_pages(NR_PAGES);
+		outlast_a_tick();
 		ASSERT_EQ(0, ioctl(fd[0], PERF_EVENT_IOC_DISABLE,
 				   PERF_IOC_FLAG_GROUP));
 
